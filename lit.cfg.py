@@ -1,0 +1,32 @@
+# lit configuration for Shard. Run through a build directory: lit BUILD/test
+import os
+import lit.formats
+
+config.name = "Shard"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".test", ".c"]
+config.test_source_root = os.path.join(config.shard_src_root, "test")
+config.test_exec_root = os.path.join(config.shard_obj_root, "test")
+config.excludes = ["Inputs", "unit", "lit.site.cfg.py.in"]
+
+bindir = os.path.join(config.shard_obj_root, "bin")
+plugin = os.path.join(config.shard_obj_root, "lib", "ShardPlugin.so")
+
+# The LLVM tools of this build come first, then Shard's own binaries.
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, bindir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+for var in ("HOME", "TMPDIR", "XDG_CACHE_HOME"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%opt-shard", "opt -load-pass-plugin=" + plugin))
+config.substitutions.append(("%shard", os.path.join(bindir, "shard")))
+config.substitutions.append(("%bindir", bindir))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%llvm-major", str(config.llvm_major)))
+
+config.available_features.add("llvm-%d" % config.llvm_major)
+if config.sqlite_c and os.path.exists(config.sqlite_c):
+    config.available_features.add("sqlite")
+    config.substitutions.append(("%sqlite3_c", config.sqlite_c))

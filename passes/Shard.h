@@ -1,0 +1,103 @@
+//===- Shard.h - Shard passes and their metadata contract -------*- C++ -*-===//
+//
+// The passes of the Shard plugin and the metadata they use to talk to each other.
+// The metadata contract is documented in README.md ("Metadata contract").
+//
+//===----------------------------------------------------------------------===//
+#ifndef SHARD_PASSES_SHARD_H
+#define SHARD_PASSES_SHARD_H
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/PassManager.h"
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Constant;
+class Function;
+class GlobalValue;
+class Module;
+class raw_ostream;
+} // namespace llvm
+
+namespace shard {
+
+// Metadata names.
+inline constexpr const char *CostMD = "shard.cost";           // function: !{i64 cost}
+inline constexpr const char *TotalCostMD = "shard.total_cost"; // named: !{!{i64 total}}
+inline constexpr const char *ShardMD = "shard.partition";     // global object: !{i32 shard}
+inline constexpr const char *PlanMD = "shard.plan";           // named: see README
+
+/// Predicted compile cost of a function body (0 for declarations).
+uint64_t computeCost(const llvm::Function &F);
+/// The cost recorded by shard-cost, or computed now if absent.
+uint64_t getCost(const llvm::Function &F);
+/// Predicted cost of any defined global value (variables cost by size).
+uint64_t getGlobalCost(const llvm::GlobalValue &GV);
+
+/// The plan recorded by shard-partition.
+struct Plan {
+  unsigned NumShards = 0;
+  unsigned AsmShard = 0;             // shard that holds module-level asm
+  std::vector<uint64_t> ShardCost;   // predicted cost per shard
+};
+std::optional<Plan> readPlan(const llvm::Module &M);
+/// The shard a defined global value was assigned to (aliases and ifuncs follow the
+/// object they resolve to), or std::nullopt when it has none.
+std::optional<unsigned> getShard(const llvm::GlobalValue &GV);
+/// Adds to Out every global value that constant C refers to (through constant
+/// expressions, aggregates and block addresses), each once.
+void collectGlobalRefs(const llvm::Constant *C,
+                       llvm::SmallPtrSetImpl<const llvm::Constant *> &Seen,
+                       llvm::SmallVectorImpl<const llvm::GlobalValue *> &Out);
+/// True for the special arrays the split rewrites per shard (llvm.global_ctors,
+/// llvm.global_dtors, llvm.used, llvm.compiler.used): they belong to no shard.
+bool isPerShardArray(const llvm::GlobalValue &GV);
+/// Name for printing: "@name", or "@<N>" for unnamed values (N = position).
+std::string displayName(const llvm::GlobalValue &GV);
+
+/// shard-cost: annotates every defined function with its predicted compile cost.
+struct ShardCostPass : llvm::PassInfoMixin<ShardCostPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  void printPipeline(llvm::raw_ostream &OS,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)>);
+  static bool isRequired() { return true; }
+};
+
+/// shard-partition<shards=N>: assigns every defined global value to a shard.
+struct ShardPartitionPass : llvm::PassInfoMixin<ShardPartitionPass> {
+  unsigned Shards = 0; // 0: choose from the module's cost
+  explicit ShardPartitionPass(unsigned Shards) : Shards(Shards) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  void printPipeline(llvm::raw_ostream &OS,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)>);
+  static bool isRequired() { return true; }
+};
+
+/// print<shard-plan>: prints the plan for people and FileCheck.
+struct ShardPlanPrinterPass : llvm::PassInfoMixin<ShardPlanPrinterPass> {
+  llvm::raw_ostream &OS;
+  explicit ShardPlanPrinterPass(llvm::raw_ostream &OS) : OS(OS) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  void printPipeline(llvm::raw_ostream &OS,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)>);
+  static bool isRequired() { return true; }
+};
+
+/// shard-split<dir=PATH>: writes one module per shard and a manifest into PATH.
+struct ShardSplitPass : llvm::PassInfoMixin<ShardSplitPass> {
+  std::string Dir;
+  explicit ShardSplitPass(std::string Dir) : Dir(std::move(Dir)) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  void printPipeline(llvm::raw_ostream &OS,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)>);
+  static bool isRequired() { return true; }
+};
+
+} // namespace shard
+
+#endif

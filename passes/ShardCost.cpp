@@ -1,0 +1,99 @@
+//===- ShardCost.cpp - Predicted compile cost of each function -----------===//
+//
+// shard-cost attaches !shard.cost !{i64 C} to every defined function and records
+// the module total in !shard.total_cost. C predicts the time `opt -O2 | llc`
+// spends on the function, in arbitrary units (about one per simple instruction).
+//
+//===----------------------------------------------------------------------===//
+#include "Shard.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace shard {
+
+/// Weight of one instruction: calls and switches do more work downstream.
+static uint64_t instructionWeight(const Instruction &I) {
+  if (const auto *II = dyn_cast<IntrinsicInst>(&I)) {
+    if (II->isAssumeLikeIntrinsic() || isa<DbgInfoIntrinsic>(II))
+      return 0;
+    return 1;
+  }
+  if (isa<CallBase>(I))
+    return 4;
+  if (const auto *SI = dyn_cast<SwitchInst>(&I))
+    return 2 + SI->getNumCases() / 2;
+  return 1;
+}
+
+uint64_t computeCost(const Function &F) {
+  if (F.isDeclaration())
+    return 0;
+  uint64_t Insts = 0, Blocks = 0;
+  for (const BasicBlock &BB : F) {
+    ++Blocks;
+    for (const Instruction &I : BB)
+      Insts += instructionWeight(I);
+  }
+  return 1 + Insts + 2 * Blocks;
+}
+
+static std::optional<uint64_t> readCost(const MDNode *N) {
+  if (!N || N->getNumOperands() != 1)
+    return std::nullopt;
+  if (auto *C = mdconst::dyn_extract<ConstantInt>(N->getOperand(0)))
+    return C->getZExtValue();
+  return std::nullopt;
+}
+
+uint64_t getCost(const Function &F) {
+  if (auto C = readCost(F.getMetadata(CostMD)))
+    return *C;
+  return computeCost(F);
+}
+
+uint64_t getGlobalCost(const GlobalValue &GV) {
+  if (const auto *F = dyn_cast<Function>(&GV))
+    return getCost(*F);
+  if (const auto *V = dyn_cast<GlobalVariable>(&GV)) {
+    if (!V->hasInitializer())
+      return 0;
+    // Emitting data is cheap: one unit, plus one per 256 bytes of initializer.
+    uint64_t Size = V->getParent()->getDataLayout().getTypeAllocSize(V->getValueType());
+    return 1 + Size / 256;
+  }
+  return 0; // aliases and ifuncs cost nothing of their own
+}
+
+PreservedAnalyses ShardCostPass::run(Module &M, ModuleAnalysisManager &) {
+  LLVMContext &Ctx = M.getContext();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  uint64_t Total = 0;
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    uint64_t C = computeCost(F);
+    Total += C;
+    F.setMetadata(CostMD, MDNode::get(Ctx, ConstantAsMetadata::get(ConstantInt::get(I64, C))));
+  }
+  for (GlobalVariable &V : M.globals())
+    Total += getGlobalCost(V);
+  NamedMDNode *NMD = M.getOrInsertNamedMetadata(TotalCostMD);
+  NMD->clearOperands();
+  NMD->addOperand(MDNode::get(Ctx, ConstantAsMetadata::get(ConstantInt::get(I64, Total))));
+  return PreservedAnalyses::all();
+}
+
+void ShardCostPass::printPipeline(raw_ostream &OS, function_ref<StringRef(StringRef)>) {
+  OS << "shard-cost";
+}
+
+} // namespace shard

@@ -1,0 +1,231 @@
+//===- ShardPartition.cpp - Assign global values to shards ---------------===//
+//
+// shard-partition<shards=N> assigns every defined global value to one shard and
+// records the plan as metadata (!shard.partition on global objects, !shard.plan
+// on the module). Values that must stay in one object file are grouped first:
+// comdat members, aliases and ifuncs with what they point to, block-address users
+// with the function, !associated globals, and whatever module asm names. Groups
+// are then balanced by predicted cost, largest first onto the least-loaded shard
+// (passes/partition.c). Ties are broken by name, then by module order.
+//
+//===----------------------------------------------------------------------===//
+#include "Shard.h"
+#include "partition.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalAlias.h"
+#include "llvm/IR/GlobalIFunc.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <numeric>
+
+using namespace llvm;
+
+namespace shard {
+
+namespace {
+
+/// The defined global values of a module, numbered in module order, with the
+/// union-find that keeps inseparable ones together. Node Asm (the last one)
+/// stands for module-level asm.
+struct Groups {
+  std::vector<GlobalValue *> Nodes;
+  DenseMap<const GlobalValue *, uint32_t> Index;
+  std::vector<uint32_t> Parent;
+  uint32_t Asm = 0;
+
+  explicit Groups(Module &M) {
+    for (GlobalValue &GV : M.global_values()) {
+      if (GV.isDeclaration() || isPerShardArray(GV))
+        continue;
+      Index[&GV] = Nodes.size();
+      Nodes.push_back(&GV);
+    }
+    Asm = Nodes.size();
+    Parent.resize(Nodes.size() + 1);
+    shard_uf_init(Parent.data(), Parent.size());
+  }
+  void join(uint32_t A, const GlobalValue *B) {
+    auto It = Index.find(B);
+    if (It != Index.end())
+      shard_uf_union(Parent.data(), A, It->second);
+  }
+  void join(const GlobalValue *A, const GlobalValue *B) {
+    auto It = Index.find(A);
+    if (It != Index.end())
+      join(It->second, B);
+  }
+  /// Joins GV with every defined global value constant C refers to.
+  void joinRefs(const GlobalValue *GV, const Constant *C) {
+    SmallPtrSet<const Constant *, 8> Seen;
+    SmallVector<const GlobalValue *, 4> Refs;
+    collectGlobalRefs(C, Seen, Refs);
+    for (const GlobalValue *R : Refs)
+      join(GV, R);
+    if (Refs.empty() || llvm::none_of(Refs, [](auto *R) { return !R->isDeclaration(); }))
+      join(Asm, GV); // nothing to follow: keep it with module asm (shard of record)
+  }
+  uint32_t find(uint32_t X) { return shard_uf_find(Parent.data(), X); }
+};
+
+/// The global values or functions that use constant C (through other constants).
+void collectUsers(const Constant *C, SmallVectorImpl<const GlobalValue *> &Out) {
+  SmallVector<const User *, 8> Work(C->users().begin(), C->users().end());
+  SmallPtrSet<const User *, 8> Seen;
+  while (!Work.empty()) {
+    const User *U = Work.pop_back_val();
+    if (!Seen.insert(U).second)
+      continue;
+    if (const auto *I = dyn_cast<Instruction>(U))
+      Out.push_back(I->getFunction());
+    else if (const auto *GV = dyn_cast<GlobalValue>(U))
+      Out.push_back(GV);
+    else
+      Work.append(U->users().begin(), U->users().end());
+  }
+}
+
+/// Identifier-like words of module asm ([A-Za-z0-9_.$]+).
+SmallVector<StringRef, 16> asmWords(StringRef Asm) {
+  SmallVector<StringRef, 16> Words;
+  auto IsWordChar = [](char C) { return isAlnum(C) || C == '_' || C == '.' || C == '$'; };
+  size_t I = 0;
+  while (I < Asm.size()) {
+    if (!IsWordChar(Asm[I])) {
+      ++I;
+      continue;
+    }
+    size_t J = I;
+    while (J < Asm.size() && IsWordChar(Asm[J]))
+      ++J;
+    Words.push_back(Asm.slice(I, J));
+    I = J;
+  }
+  return Words;
+}
+
+void groupInseparables(Module &M, Groups &G) {
+  DenseMap<const Comdat *, const GlobalValue *> ComdatLeader;
+  for (GlobalValue *GV : G.Nodes) {
+    if (const auto *GO = dyn_cast<GlobalObject>(GV)) {
+      if (const Comdat *C = GO->getComdat()) {
+        auto [It, New] = ComdatLeader.try_emplace(C, GV);
+        if (!New)
+          G.join(It->second, GV);
+      }
+      // !associated: the global must land in the object of the symbol it names.
+      if (const MDNode *MD = GO->getMetadata(LLVMContext::MD_associated))
+        if (MD->getNumOperands() == 1)
+          if (auto *VAM = dyn_cast_or_null<ValueAsMetadata>(MD->getOperand(0).get()))
+            if (auto *Target = dyn_cast<GlobalValue>(VAM->getValue()->stripPointerCasts()))
+              G.join(GV, Target);
+    }
+    if (auto *GA = dyn_cast<GlobalAlias>(GV))
+      G.joinRefs(GA, GA->getAliasee());
+    else if (auto *GI = dyn_cast<GlobalIFunc>(GV))
+      G.joinRefs(GI, GI->getResolver());
+  }
+  // Block addresses are only valid in the module that defines the function.
+  for (Function &F : M) {
+    for (BasicBlock &BB : F) {
+      if (!BB.hasAddressTaken())
+        continue;
+      if (BlockAddress *BA = BlockAddress::lookup(&BB)) {
+        SmallVector<const GlobalValue *, 4> Users;
+        collectUsers(BA, Users);
+        for (const GlobalValue *U : Users)
+          G.join(&F, U);
+      }
+    }
+  }
+  // Module asm refers to symbols by name: keep them, and the users of any local
+  // among them (which cannot be renamed), with the asm.
+  StringRef Asm = M.getModuleInlineAsm();
+  for (StringRef W : asmWords(Asm)) {
+    GlobalValue *GV = M.getNamedValue(W);
+    if (!GV)
+      continue;
+    G.join(G.Asm, GV);
+    if (GV->hasLocalLinkage()) {
+      SmallVector<const GlobalValue *, 8> Users;
+      collectUsers(GV, Users);
+      for (const GlobalValue *U : Users)
+        G.join(G.Asm, U);
+    }
+  }
+}
+
+MDNode *planEntry(LLVMContext &Ctx, StringRef Key, ArrayRef<uint64_t> Vals, Type *Ty) {
+  SmallVector<Metadata *, 8> Ops{MDString::get(Ctx, Key)};
+  for (uint64_t V : Vals)
+    Ops.push_back(ConstantAsMetadata::get(ConstantInt::get(Ty, V)));
+  return MDNode::get(Ctx, Ops);
+}
+
+} // namespace
+
+PreservedAnalyses ShardPartitionPass::run(Module &M, ModuleAnalysisManager &) {
+  LLVMContext &Ctx = M.getContext();
+  Groups G(M);
+  groupInseparables(M, G);
+
+  // Sum costs per group; list groups in tie-break order (name, then module order).
+  size_t N = G.Nodes.size();
+  std::vector<uint64_t> GroupCost(N + 1, 0);
+  for (size_t I = 0; I < N; ++I)
+    GroupCost[G.find(I)] += getGlobalCost(*G.Nodes[I]);
+  std::vector<uint32_t> Roots;
+  for (uint32_t I = 0; I <= N; ++I)
+    if (I < N && G.find(I) == I) // a lone asm node carries nothing
+      Roots.push_back(I);
+  auto RootName = [&](uint32_t R) { return R < N ? G.Nodes[R]->getName() : StringRef(); };
+  std::stable_sort(Roots.begin(), Roots.end(), [&](uint32_t A, uint32_t B) {
+    return RootName(A) < RootName(B);
+  });
+
+  uint64_t Total = 0;
+  std::vector<uint64_t> Costs;
+  for (uint32_t R : Roots) {
+    Costs.push_back(GroupCost[R]);
+    Total += GroupCost[R];
+  }
+  unsigned NumShards = Shards ? Shards : shard_auto_count(Total);
+  std::vector<unsigned> RootShard(Roots.size());
+  std::vector<uint64_t> Load(NumShards);
+  if (shard_balance(Costs.data(), Costs.size(), NumShards, RootShard.data(), Load.data()))
+    report_fatal_error("shard-partition: out of memory");
+  std::vector<unsigned> ShardOf(N + 1, 0);
+  for (size_t I = 0; I < Roots.size(); ++I)
+    ShardOf[Roots[I]] = RootShard[I];
+
+  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  for (Function &F : M) // a re-run must not leave stale assignments behind
+    F.setMetadata(ShardMD, nullptr);
+  for (GlobalVariable &V : M.globals())
+    V.setMetadata(ShardMD, nullptr);
+  for (size_t I = 0; I < N; ++I)
+    if (auto *GO = dyn_cast<GlobalObject>(G.Nodes[I]))
+      GO->setMetadata(ShardMD, MDNode::get(Ctx, ConstantAsMetadata::get(ConstantInt::get(
+                                                   I32, ShardOf[G.find(I)]))));
+
+  NamedMDNode *NMD = M.getOrInsertNamedMetadata(PlanMD);
+  NMD->clearOperands();
+  NMD->addOperand(planEntry(Ctx, "version", {1}, I32));
+  NMD->addOperand(planEntry(Ctx, "shards", {NumShards}, I32));
+  NMD->addOperand(planEntry(Ctx, "asm-shard", {ShardOf[G.find(G.Asm)]}, I32));
+  NMD->addOperand(planEntry(Ctx, "costs", Load, I64));
+  return PreservedAnalyses::all();
+}
+
+void ShardPartitionPass::printPipeline(raw_ostream &OS,
+                                       function_ref<StringRef(StringRef)>) {
+  OS << "shard-partition<shards=" << Shards << ">";
+}
+
+} // namespace shard

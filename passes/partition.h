@@ -1,0 +1,38 @@
+/* Pure C partitioning algorithms used by the shard-partition pass.
+ * No LLVM here: the pass builds a plain weighted graph, these functions decide. */
+#ifndef SHARD_PARTITION_H
+#define SHARD_PARTITION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Union-find over n items; parent[] must hold n entries. */
+void shard_uf_init(uint32_t *parent, size_t n);
+uint32_t shard_uf_find(uint32_t *parent, uint32_t x);
+/* Joins the sets of a and b; the smaller index becomes the representative. */
+void shard_uf_union(uint32_t *parent, uint32_t a, uint32_t b);
+
+/* Predicted cost one shard should carry when the shard count is chosen automatically. */
+#define SHARD_TARGET_COST 40000u
+#define SHARD_MAX_AUTO 64u
+
+/* Shard count for a module of the given total cost: ceil(total / SHARD_TARGET_COST),
+ * clamped to [1, SHARD_MAX_AUTO]. Depends on the module only, never on -j. */
+unsigned shard_auto_count(uint64_t total_cost);
+
+/* Assigns n items to nshards shards, largest cost first onto the least-loaded shard.
+ * Items must be given in tie-break order (equal costs keep that order); equal loads pick
+ * the lowest shard. Writes shard[i] for every item and load[s] for every shard.
+ * Returns 0, or -1 when memory runs out. */
+int shard_balance(const uint64_t *cost, size_t n, unsigned nshards,
+                  unsigned *shard, uint64_t *load);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,80 @@
+/* Unit tests of passes/partition.c: prints "N passed, N failed" and exits nonzero on failure. */
+#include "partition.h"
+
+#include <stdio.h>
+
+static int passed, failed;
+
+#define CHECK(cond)                                                         \
+	do {                                                                \
+		if (cond) {                                                 \
+			passed++;                                           \
+		} else {                                                    \
+			failed++;                                           \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
+			        __LINE__, #cond);                           \
+		}                                                           \
+	} while (0)
+
+static void test_union_find(void)
+{
+	uint32_t p[6];
+	shard_uf_init(p, 6);
+	shard_uf_union(p, 4, 2);
+	shard_uf_union(p, 5, 4);
+	CHECK(shard_uf_find(p, 5) == 2);
+	CHECK(shard_uf_find(p, 4) == 2);
+	CHECK(shard_uf_find(p, 3) == 3);
+	shard_uf_union(p, 0, 5);
+	CHECK(shard_uf_find(p, 2) == 0);
+	CHECK(shard_uf_find(p, 1) == 1);
+}
+
+static void test_auto_count(void)
+{
+	CHECK(shard_auto_count(0) == 1);
+	CHECK(shard_auto_count(1) == 1);
+	CHECK(shard_auto_count(SHARD_TARGET_COST) == 1);
+	CHECK(shard_auto_count(SHARD_TARGET_COST + 1) == 2);
+	CHECK(shard_auto_count((uint64_t)SHARD_TARGET_COST * 1000) == SHARD_MAX_AUTO);
+}
+
+static void test_balance(void)
+{
+	/* Largest first onto the least-loaded shard: 10->0, 8->1, 5->1 (13), 4->0 (14), 3->1 (16). */
+	uint64_t cost[] = {4, 10, 3, 8, 5};
+	unsigned shard[5];
+	uint64_t load[2];
+	CHECK(shard_balance(cost, 5, 2, shard, load) == 0);
+	CHECK(shard[1] == 0 && shard[3] == 1 && shard[4] == 1 && shard[0] == 0 && shard[2] == 1);
+	CHECK(load[0] == 14 && load[1] == 16);
+
+	/* Ties keep input order and pick the lowest shard. */
+	uint64_t same[] = {1, 1, 1};
+	unsigned s3[3];
+	uint64_t l3[3];
+	CHECK(shard_balance(same, 3, 3, s3, l3) == 0);
+	CHECK(s3[0] == 0 && s3[1] == 1 && s3[2] == 2);
+
+	/* More shards than items: the rest stay empty. */
+	uint64_t one[] = {7};
+	unsigned s1[1];
+	uint64_t l4[4];
+	CHECK(shard_balance(one, 1, 4, s1, l4) == 0);
+	CHECK(s1[0] == 0 && l4[0] == 7 && l4[1] == 0 && l4[3] == 0);
+
+	/* No items at all. */
+	uint64_t l2[2];
+	CHECK(shard_balance(NULL, 0, 2, NULL, l2) == 0);
+	CHECK(l2[0] == 0 && l2[1] == 0);
+	CHECK(shard_balance(cost, 5, 0, shard, load) == -1);
+}
+
+int main(void)
+{
+	test_union_find();
+	test_auto_count();
+	test_balance();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
