@@ -1,0 +1,188 @@
+/* shard: splits one LLVM module into shards, compiles them in parallel, links one object.
+   Phase 1 (opt + plugin) writes the shards and a manifest, phase 2 compiles each shard with
+   opt | llc, phase 3 links them with ld.lld -r and restores promoted symbols with objcopy. */
+#define _XOPEN_SOURCE 700
+#include "manifest.h"
+#include "opts.h"
+#include "proc.h"
+#include "util.h"
+#include "work.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *tools[] = {"opt", "llc", "ld.lld", "llvm-objcopy"};
+
+/* Checks before any work that the input, the output directory, the tools and the plugin are
+   usable, so that the common mistakes fail fast with a clear message. */
+static void preflight(const struct opts *o) {
+  struct stat st;
+  int fd = open(o->input, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    die("cannot read '%s': %s", o->input, strerror(errno));
+  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+    die("cannot read '%s': %s", o->input, strerror(EISDIR));
+  close(fd);
+  char *d = xstrdup(o->out), *slash = strrchr(d, '/');
+  const char *od = slash ? (slash == d ? "/" : (*slash = 0, d)) : ".";
+  if (stat(od, &st) == 0 && !S_ISDIR(st.st_mode))
+    die("cannot write '%s': %s", o->out, strerror(ENOTDIR));
+  if (access(od, W_OK | X_OK) < 0)
+    die("cannot write '%s': %s", o->out, strerror(errno));
+  free(d);
+  if (stat(o->out, &st) == 0 && S_ISDIR(st.st_mode))
+    die("cannot write '%s': %s", o->out, strerror(EISDIR));
+  for (size_t i = 0; i < sizeof tools / sizeof *tools; i++) {
+    char *t = fmt("%s/%s", o->bindir, tools[i]);
+    if (access(t, X_OK) < 0)
+      die("cannot find LLVM tool '%s': %s (use --llvm-bindir DIR)", t, strerror(errno));
+    free(t);
+  }
+  if (access(o->plugin, R_OK) < 0)
+    die("cannot find the plugin '%s': %s (use --plugin PATH)", o->plugin, strerror(errno));
+}
+
+/* Phase 1: opt with the plugin annotates, partitions and splits INPUT into the work dir. */
+static void split(const struct opts *o) {
+  struct argv a = {0};
+  av_pushf(&a, "%s/opt", o->bindir);
+  av_pushf(&a, "-load-pass-plugin=%s", o->plugin);
+  av_pushf(&a, "-passes=shard-cost,shard-partition<shards=%d>,shard-split<dir=%s>", o->shards,
+           work_dir());
+  av_push(&a, "-disable-output");
+  av_push(&a, o->input);
+  char *log = work_path("split.log");
+  int st = proc_run(a.v, log);
+  if (st)
+    die_log(log, "opt failed to split '%s': %s", o->input, proc_status(st));
+  if (o->verbose)
+    print_file(log);
+}
+
+/* Checks that every shard module named by the manifest exists. */
+static void check_shards(const struct manifest *m) {
+  for (int k = 0; k < m->nshards; k++) {
+    char *name = fmt("shard.%d.bc", k), *p = work_path(name);
+    if (access(p, R_OK) < 0)
+      die("the manifest lists shard %d but '%s' is missing: %s", k, p, strerror(errno));
+    free(name);
+    free(p);
+  }
+}
+
+/* Writes the objcopy symbol list files; names objcopy's list syntax cannot carry ('#' starts
+   a comment there) go on the command line instead. */
+static void sym_args(const struct manifest *m, struct argv *a) {
+  char *lp = work_path("localize.syms"), *rp = work_path("redefine.syms");
+  FILE *lf = fopen(lp, "w"), *rf = fopen(rp, "w");
+  int nl = 0, nr = 0;
+  if (!lf || !rf)
+    die("cannot create '%s': %s", lf ? rp : lp, strerror(errno));
+  for (size_t i = 0; i < m->npromos; i++) {
+    const struct promo *p = &m->promos[i];
+    int hash = strchr(p->new, '#') || (p->old && strchr(p->old, '#'));
+    if (hash)
+      av_pushf(a, "--localize-symbol=%s", p->new);
+    else
+      fprintf(lf, "%s\n", p->new), nl++;
+    if (p->old && hash)
+      av_pushf(a, "--redefine-sym=%s=%s", p->new, p->old);
+    else if (p->old)
+      fprintf(rf, "%s %s\n", p->new, p->old), nr++;
+  }
+  if (fclose(lf) || fclose(rf))
+    die("cannot write the symbol lists in '%s': %s", lp, strerror(errno));
+  /* objcopy matches both lists against the names before renaming. */
+  if (nl)
+    av_pushf(a, "--localize-symbols=%s", lp);
+  if (nr)
+    av_pushf(a, "--redefine-syms=%s", rp);
+  free(lp);
+  free(rp);
+}
+
+/* Phase 3: links the shard objects (K ascending), restores promoted symbols and publishes OUT
+   atomically via a temp file in OUT's directory. */
+static void link_out(const struct manifest *m, const struct opts *o) {
+  char *in;
+  if (m->nshards > 1) {
+    struct argv a = {0};
+    av_pushf(&a, "%s/ld.lld", o->bindir);
+    av_push(&a, "-r");
+    for (int k = 0; k < m->nshards; k++) {
+      char *name = fmt("shard.%d.o", k);
+      av_push(&a, work_path(name));
+      free(name);
+    }
+    in = work_path("linked.o");
+    av_push(&a, "-o");
+    av_push(&a, in);
+    char *log = work_path("link.log");
+    int st = proc_run(a.v, log);
+    if (st)
+      die_log(log, "ld.lld failed to link the shards: %s", proc_status(st));
+  } else {
+    in = work_path("shard.0.o");
+  }
+  struct argv c = {0};
+  char *tmp = fmt("%s.shard-tmp-%ld", o->out, (long)getpid());
+  av_pushf(&c, "%s/llvm-objcopy", o->bindir);
+  sym_args(m, &c);
+  av_push(&c, in);
+  av_push(&c, tmp);
+  work_set_tmpout(tmp);
+  char *log = work_path("objcopy.log");
+  int st = proc_run(c.v, log);
+  if (st)
+    die_log(log, "llvm-objcopy failed to restore the promoted symbols: %s", proc_status(st));
+  /* Last chance for an interrupt to win; past this point OUT is complete. */
+  proc_block(1);
+  proc_interrupt_point();
+  if (rename(tmp, o->out) < 0)
+    die("cannot write '%s': %s", o->out, strerror(errno));
+  work_set_tmpout(NULL);
+}
+
+/* atexit handler: stops children first, then removes what they were writing. */
+static void cleanup(void) {
+  proc_kill_all();
+  work_cleanup();
+}
+
+int main(int argc, char **argv) {
+  struct opts o;
+  struct manifest m;
+  opts_parse(&o, argc, argv);
+  proc_init(o.verbose);
+  atexit(cleanup);
+  preflight(&o);
+  work_init(&o);
+  double t0 = now();
+  split(&o);
+  char *mp = work_path("manifest");
+  manifest_read(mp, &m);
+  check_shards(&m);
+  double t1 = now();
+  if (o.verbose) {
+    note("phase 1 (split): %.3f s, %d shard%s, %zu promoted symbol%s", t1 - t0, m.nshards,
+         m.nshards == 1 ? "" : "s", m.npromos, m.npromos == 1 ? "" : "s");
+    for (int k = 0; k < m.nshards; k++)
+      note("  shard %d: cost %llu, %llu functions", k, m.shards[k].cost, m.shards[k].funcs);
+  }
+
+  work_compile(&m, &o);
+  double t2 = now();
+  if (o.verbose)
+    note("phase 2 (compile): %.3f s, at most %d job%s at once", t2 - t1,
+         o.jobs < m.nshards ? o.jobs : m.nshards, o.jobs == 1 || m.nshards == 1 ? "" : "s");
+
+  link_out(&m, &o);
+  if (o.verbose)
+    note("phase 3 (link): %.3f s; total %.3f s", now() - t2, now() - t0);
+  return 0;
+}

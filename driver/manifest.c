@@ -1,0 +1,129 @@
+/* manifest: reading and validating DIR/manifest written by the plugin's shard-split. */
+#define _XOPEN_SOURCE 700
+#include "manifest.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FIELDS 8
+#define MAX_SHARDS 1000000
+
+/* Parse state for error messages. */
+static const char *mpath;
+static int mline;
+
+/* Reports a malformed manifest at the current line and exits. */
+static noreturn void bad(const char *what, const char *arg) {
+  if (mline)
+    die("malformed manifest '%s' line %d: %s%s", mpath, mline, what, arg);
+  die("malformed manifest '%s': %s%s", mpath, what, arg);
+}
+
+/* Parses an unsigned decimal field or reports it. */
+static unsigned long long unum(const char *s, const char *what) {
+  char *end;
+  errno = 0;
+  if (*s < '0' || *s > '9')
+    bad(what, s);
+  unsigned long long v = strtoull(s, &end, 10);
+  if (*end || errno)
+    bad(what, s);
+  return v;
+}
+
+/* Splits LINE in place at single spaces into at most MAX_FIELDS fields; returns the count. */
+static int split(char *line, char **f) {
+  int n = 0;
+  for (char *p = line; n < MAX_FIELDS;) {
+    f[n++] = p;
+    p = strchr(p, ' ');
+    if (!p)
+      break;
+    *p++ = 0;
+  }
+  return n;
+}
+
+/* Reads and validates the manifest at PATH into M; dies with the reason if it is malformed. */
+void manifest_read(const char *path, struct manifest *m) {
+  FILE *fp = fopen(path, "r");
+  char *line = NULL, *f[MAX_FIELDS] = {0};
+  size_t cap = 0, pcap = 0;
+  ssize_t len;
+  int have_reloc = 0, nseen = 0;
+  if (!fp)
+    die("cannot read manifest '%s': %s", path, strerror(errno));
+  memset(m, 0, sizeof *m);
+  m->nshards = -1;
+  mpath = path;
+  mline = 0;
+  while ((len = getline(&line, &cap, fp)) >= 0) {
+    mline++;
+    if (len > 0 && line[len - 1] == '\n')
+      line[--len] = 0;
+    if (strlen(line) != (size_t)len)
+      bad("NUL byte in line", "");
+    int n = split(line, f);
+    if (mline == 1) {
+      if (n != 2 || strcmp(f[0], "shard-manifest"))
+        bad("expected 'shard-manifest 1' as the first line", "");
+      if (strcmp(f[1], "1"))
+        bad("unsupported manifest version ", f[1]);
+    } else if (!strcmp(f[0], "shards")) {
+      if (n != 2 || m->nshards >= 0)
+        bad("expected one 'shards N' line", "");
+      unsigned long long v = unum(f[1], "bad shard count ");
+      if (v < 1 || v > MAX_SHARDS)
+        bad("shard count out of range: ", f[1]);
+      m->nshards = (int)v;
+      m->shards = xmalloc(v * sizeof *m->shards);
+    } else if (!strcmp(f[0], "reloc")) {
+      if (n != 2 || (strcmp(f[1], "pic") && strcmp(f[1], "static")))
+        bad("expected 'reloc pic' or 'reloc static'", "");
+      m->pic = !strcmp(f[1], "pic");
+      have_reloc = 1;
+    } else if (!strcmp(f[0], "cpu") || !strcmp(f[0], "features")) {
+      if (n != 2 || !*f[1])
+        bad("expected one value after ", f[0]);
+      *(f[0][0] == 'c' ? &m->cpu : &m->features) = xstrdup(f[1]);
+    } else if (!strcmp(f[0], "shard")) {
+      if (n != 6 || strcmp(f[2], "cost") || strcmp(f[4], "functions"))
+        bad("expected 'shard K cost C functions F'", "");
+      if (m->nshards < 0)
+        bad("'shard' line before 'shards N'", "");
+      if (nseen >= m->nshards)
+        bad("more shard lines than 'shards' says", "");
+      struct shard *s = &m->shards[nseen];
+      if (unum(f[1], "bad shard number ") != (unsigned long long)nseen)
+        bad("shard lines must number 0..N-1 in order; got ", f[1]);
+      s->id = nseen++;
+      s->cost = unum(f[3], "bad cost ");
+      s->funcs = unum(f[5], "bad function count ");
+    } else if (!strcmp(f[0], "promoted")) {
+      if (n != 3 || !*f[1] || !*f[2])
+        bad("expected 'promoted NEW OLD'", "");
+      if (m->npromos == pcap) {
+        pcap = pcap ? 2 * pcap : 64;
+        m->promos = xrealloc(m->promos, pcap * sizeof *m->promos);
+      }
+      struct promo *p = &m->promos[m->npromos++];
+      p->new = xstrdup(f[1]);
+      p->old = strcmp(f[2], "-") ? xstrdup(f[2]) : NULL;
+    } /* other lines: ignored (forward compatibility) */
+  }
+  int rerr = ferror(fp);
+  fclose(fp);
+  free(line);
+  mline = 0;
+  if (rerr)
+    die("cannot read manifest '%s': read error", path);
+  if (m->nshards < 0)
+    bad("no 'shards N' line", "");
+  if (!have_reloc)
+    bad("no 'reloc' line", "");
+  if (nseen != m->nshards)
+    bad("fewer 'shard' lines than 'shards' says", "");
+}

@@ -1,0 +1,155 @@
+/* opts: command-line parsing. */
+#define _XOPEN_SOURCE 700
+#include "opts.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef SHARD_LLVM_BINDIR
+#define SHARD_LLVM_BINDIR "/usr/lib/llvm-22/bin"
+#endif
+#ifndef SHARD_LLVM_MAJOR
+#define SHARD_LLVM_MAJOR 22
+#endif
+#define SHARD_VERSION "0.1.0"
+#define MAX_SHARDS 4096
+
+static const char usage_line[] =
+    "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--keep-temps DIR] [-v]\n"
+    "             [--llvm-bindir DIR] [--plugin PATH] -o OUT INPUT\n";
+
+/* Prints --help text. */
+static void help(void) {
+  printf("%s\n"
+         "Splits the LLVM module INPUT (.bc or .ll) into shards, compiles them in parallel\n"
+         "and links one relocatable object OUT.\n\n"
+         "options:\n"
+         "  -o OUT              output object file (required)\n"
+         "  -j N                shard jobs run at once (default: online CPUs)\n"
+         "  --shards N          number of shards; 0 lets the plugin choose (default 0)\n"
+         "  -O0 -O1 -O2 -O3     optimisation level of opt and llc (default -O2)\n"
+         "  --keep-temps DIR    work in DIR (created if missing) and keep its files\n"
+         "  -v                  print commands and phase timings to stderr\n"
+         "  --llvm-bindir DIR   LLVM tools directory (default: $SHARD_LLVM_BINDIR or\n"
+         "                      %s)\n"
+         "  --plugin PATH       pass plugin (default: <shard dir>/../lib/ShardPlugin.so)\n"
+         "  --help              show this help\n"
+         "  --version           show the version\n",
+         usage_line, SHARD_LLVM_BINDIR);
+}
+
+/* Reports a usage error with a usage hint and exits 2. */
+PRINTF(1, 2) static noreturn void bad(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  fputs("shard: error: ", stderr);
+  vfprintf(stderr, f, ap);
+  va_end(ap);
+  fprintf(stderr, "\n%sTry 'shard --help' for more information.\n", usage_line);
+  exit(2);
+}
+
+/* Parses a decimal integer in [lo, hi] for option NAME, or exits 2. */
+static int num(const char *name, const char *s, int lo, int hi) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (!*s || *end || errno || v < lo || v > hi)
+    bad("invalid value '%s' for %s (expected an integer in %d..%d)", s, name, lo, hi);
+  return (int)v;
+}
+
+/* Matches option NAME at argv[*i] as "NAME VALUE", "NAME=VALUE" (long) or "NAMEVALUE"
+   (short); returns the value or NULL when argv[*i] is not NAME. */
+static const char *val(int argc, char **argv, int *i, const char *name) {
+  const char *a = argv[*i];
+  size_t n = strlen(name);
+  if (strncmp(a, name, n))
+    return NULL;
+  if (a[n] == 0) {
+    if (*i + 1 >= argc)
+      bad("option '%s' needs a value", name);
+    return argv[++*i];
+  }
+  if (name[1] == '-')
+    return a[n] == '=' ? a + n + 1 : NULL;
+  return a + n;
+}
+
+/* Returns the default plugin path, <dir of the executable>/../lib/ShardPlugin.so, written
+   without the ".." (build/bin/shard -> build/lib/ShardPlugin.so). */
+static char *default_plugin(void) {
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0)
+    return xstrdup("../lib/ShardPlugin.so");
+  buf[n] = 0;
+  for (int up = 0; up < 2; up++) {
+    char *slash = strrchr(buf, '/');
+    if (slash)
+      *slash = 0;
+  }
+  return fmt("%s/lib/ShardPlugin.so", buf);
+}
+
+/* Fills O from the command line; exits 0 for --help/--version and 2 on bad usage. */
+void opts_parse(struct opts *o, int argc, char **argv) {
+  const char *v;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  *o = (struct opts){.jobs = cpus > 0 ? (int)cpus : 1, .olevel = 2};
+  o->bindir = getenv("SHARD_LLVM_BINDIR");
+  if (!o->bindir || !*o->bindir)
+    o->bindir = SHARD_LLVM_BINDIR;
+  int dashdash = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (dashdash || a[0] != '-' || a[1] == 0) {
+      if (o->input)
+        bad("more than one input file ('%s')", a);
+      o->input = a;
+    } else if (!strcmp(a, "--")) {
+      dashdash = 1;
+    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      help();
+      exit(0);
+    } else if (!strcmp(a, "--version")) {
+      printf("shard %s (LLVM %d, tools in %s)\n", SHARD_VERSION, SHARD_LLVM_MAJOR,
+             SHARD_LLVM_BINDIR);
+      exit(0);
+    } else if (!strcmp(a, "-v")) {
+      o->verbose = 1;
+    } else if (a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
+      o->olevel = a[2] - '0';
+    } else if ((v = val(argc, argv, &i, "-o"))) {
+      if (!*v)
+        bad("empty output file name");
+      o->out = v;
+    } else if ((v = val(argc, argv, &i, "-j"))) {
+      o->jobs = num("-j", v, 1, 1 << 16);
+    } else if ((v = val(argc, argv, &i, "--shards"))) {
+      o->shards = num("--shards", v, 0, MAX_SHARDS);
+    } else if ((v = val(argc, argv, &i, "--keep-temps"))) {
+      o->keep = v;
+    } else if ((v = val(argc, argv, &i, "--llvm-bindir"))) {
+      o->bindir = v;
+    } else if ((v = val(argc, argv, &i, "--plugin"))) {
+      o->plugin = v;
+    } else {
+      bad("unknown option '%s'", a);
+    }
+  }
+  if (!o->out)
+    bad("no output file (use -o OUT)");
+  if (!o->input)
+    bad("no input file");
+  if (o->keep && !*o->keep)
+    bad("empty --keep-temps directory");
+  if (!o->plugin)
+    o->plugin = default_plugin();
+}

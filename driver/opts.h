@@ -1,0 +1,19 @@
+/* opts: command-line parsing. */
+#ifndef SHARD_OPTS_H
+#define SHARD_OPTS_H
+
+struct opts {
+  int jobs;            /* -j: parallel shard jobs */
+  int shards;          /* --shards: 0 = let the plugin choose */
+  int olevel;          /* -O0..-O3 */
+  int verbose;         /* -v */
+  const char *keep;    /* --keep-temps DIR, or NULL */
+  const char *bindir;  /* directory of opt, llc, ld.lld, llvm-objcopy */
+  const char *plugin;  /* ShardPlugin.so */
+  const char *out;     /* -o */
+  const char *input;   /* the .bc or .ll module */
+};
+
+void opts_parse(struct opts *o, int argc, char **argv);
+
+#endif

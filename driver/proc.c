@@ -1,0 +1,192 @@
+/* proc: spawning children without a shell, pipes, waiting, and signal handling. */
+#define _XOPEN_SOURCE 700
+#include "proc.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* Running children. Changed only while SIGINT/SIGTERM are blocked, read by the handler. */
+static pid_t *kids;
+static int nkids, capkids;
+static volatile sig_atomic_t got_sig;
+static int verbose;
+
+/* SIGINT/SIGTERM handler: remembers the signal and stops every running child. */
+static void on_signal(int sig) {
+  int e = errno;
+  if (!got_sig)
+    got_sig = sig;
+  for (int i = 0; i < nkids; i++)
+    if (kids[i] > 0)
+      kill(kids[i], SIGTERM);
+  errno = e;
+}
+
+/* Blocks (ON=1) or unblocks (ON=0) SIGINT and SIGTERM. */
+void proc_block(int on) {
+  sigset_t s;
+  sigemptyset(&s);
+  sigaddset(&s, SIGINT);
+  sigaddset(&s, SIGTERM);
+  sigprocmask(on ? SIG_BLOCK : SIG_UNBLOCK, &s, NULL);
+}
+
+/* Reaps one child we know about and forgets it (signals blocked around it). */
+static void reap(pid_t pid, int *status) {
+  proc_block(1);
+  while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+    ;
+  for (int i = 0; i < nkids; i++)
+    if (kids[i] == pid)
+      kids[i] = kids[--nkids];
+  proc_block(0);
+}
+
+/* Terminates and reaps the children still running (at exit after an error or interrupt). */
+void proc_kill_all(void) {
+  proc_block(1);
+  for (int i = 0; i < nkids; i++)
+    kill(kids[i], SIGTERM);
+  while (nkids > 0) {
+    int st;
+    pid_t pid = kids[nkids - 1];
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+      ;
+    nkids--;
+  }
+}
+
+/* Exits 128+signal (after cleanup) if SIGINT/SIGTERM arrived. */
+void proc_interrupt_point(void) {
+  int sig = got_sig;
+  if (!sig)
+    return;
+  fprintf(stderr, "shard: error: interrupted by %s\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+  exit(128 + sig);
+}
+
+/* Installs the SIGINT/SIGTERM handlers and ignores SIGPIPE (children get defaults). */
+void proc_init(int v) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESTART; /* waits still end: the handler stops every child */
+  sigemptyset(&sa.sa_mask);
+  sigaddset(&sa.sa_mask, SIGINT);
+  sigaddset(&sa.sa_mask, SIGTERM);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+  verbose = v;
+}
+
+/* Makes a pipe whose ends are not inherited by unrelated children. */
+void proc_pipe(int fds[2]) {
+  if (pipe(fds) < 0)
+    die("cannot create a pipe: %s", strerror(errno));
+  fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+  fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+}
+
+/* Starts ARGV (argv[0] is a path; no shell) with stdin IN and stdout OUT (-1: /dev/null for
+   stdin, the log for stdout) and stderr to file LOG; returns its pid. */
+pid_t proc_spawn(char *const argv[], int in, int out, const char *log) {
+  posix_spawn_file_actions_t fa;
+  posix_spawnattr_t at;
+  sigset_t none, dfl;
+  int lfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (lfd < 0)
+    die("cannot create '%s': %s", log, strerror(errno));
+  posix_spawn_file_actions_init(&fa);
+  if (in >= 0)
+    posix_spawn_file_actions_adddup2(&fa, in, 0);
+  else
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, out >= 0 ? out : lfd, 1);
+  posix_spawn_file_actions_adddup2(&fa, lfd, 2);
+  sigemptyset(&none);
+  sigemptyset(&dfl);
+  sigaddset(&dfl, SIGINT);
+  sigaddset(&dfl, SIGTERM);
+  sigaddset(&dfl, SIGPIPE);
+  posix_spawnattr_init(&at);
+  posix_spawnattr_setsigmask(&at, &none);
+  posix_spawnattr_setsigdefault(&at, &dfl);
+  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+
+  /* Blocked so that a signal cannot slip in between the check and recording the pid. */
+  proc_block(1);
+  if (got_sig) {
+    proc_block(0);
+    close(lfd);
+    proc_interrupt_point();
+  }
+  pid_t pid;
+  int err = posix_spawn(&pid, argv[0], &fa, &at, argv, environ);
+  if (!err) {
+    if (nkids == capkids) {
+      capkids = capkids ? 2 * capkids : 16;
+      kids = xrealloc(kids, capkids * sizeof *kids);
+    }
+    kids[nkids++] = pid;
+  }
+  proc_block(0);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&at);
+  close(lfd);
+  if (err)
+    die("cannot run '%s': %s", argv[0], strerror(err));
+  return pid;
+}
+
+/* Waits for any child to end; returns its pid and wait status. Exits on SIGINT/SIGTERM. */
+pid_t proc_wait(int *status) {
+  for (;;) {
+    proc_interrupt_point();
+    siginfo_t si;
+    si.si_pid = 0;
+    /* WNOWAIT: the child is reaped only in reap(), with signals blocked, so the handler
+       never signals a pid that was already reaped. */
+    if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT) < 0) {
+      if (errno == EINTR)
+        continue;
+      die("waiting for a child process: %s", strerror(errno));
+    }
+    reap(si.si_pid, status);
+    proc_interrupt_point();
+    return si.si_pid;
+  }
+}
+
+/* Runs ARGV to completion with stdout and stderr in LOG; returns its wait status. */
+int proc_run(char *const argv[], const char *log) {
+  int st;
+  if (verbose) {
+    char *s = av_join(argv);
+    fprintf(stderr, "%s\n", s);
+    free(s);
+  }
+  pid_t pid = proc_spawn(argv, -1, -1, log);
+  while (proc_wait(&st) != pid)
+    ;
+  return st;
+}
+
+/* Describes a failed wait status: "exit status N" or "killed by signal N (NAME)". */
+char *proc_status(int st) {
+  if (WIFEXITED(st))
+    return fmt("exit status %d", WEXITSTATUS(st));
+  if (WIFSIGNALED(st))
+    return fmt("killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+  return fmt("wait status %#x", st);
+}

@@ -1,0 +1,181 @@
+/* util: error reporting, allocation and string helpers shared by the driver. */
+#define _XOPEN_SOURCE 700
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Prints "shard: error: MSG" to stderr. */
+static void verr(const char *f, va_list ap) {
+  fputs("shard: error: ", stderr);
+  vfprintf(stderr, f, ap);
+  fputc('\n', stderr);
+}
+
+/* Prints "shard: error: MSG" without exiting (for multi-part reports). */
+void err(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  verr(f, ap);
+  va_end(ap);
+}
+
+/* Reports an error and exits 1; atexit handlers stop children and remove temporaries. */
+noreturn void die(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  verr(f, ap);
+  va_end(ap);
+  exit(1);
+}
+
+/* Like die(), then shows the contents of LOG (a child's captured stderr). */
+noreturn void die_log(const char *log, const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  verr(f, ap);
+  va_end(ap);
+  print_file(log);
+  exit(1);
+}
+
+/* Prints "shard: MSG" to stderr (verbose output). */
+void note(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  fputs("shard: ", stderr);
+  vfprintf(stderr, f, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+/* Copies a file to stderr, ending it with a newline; silent if it is missing or empty. */
+void print_file(const char *path) {
+  char buf[4096];
+  ssize_t n;
+  char last = '\n';
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  fflush(stderr);
+  while ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)) {
+    if (n > 0) {
+      fwrite(buf, 1, n, stderr);
+      last = buf[n - 1];
+    }
+  }
+  if (last != '\n')
+    fputc('\n', stderr);
+  close(fd);
+}
+
+/* malloc that dies when memory runs out. */
+void *xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p)
+    die("out of memory");
+  return p;
+}
+
+/* realloc that dies when memory runs out. */
+void *xrealloc(void *p, size_t n) {
+  p = realloc(p, n ? n : 1);
+  if (!p)
+    die("out of memory");
+  return p;
+}
+
+/* strdup that dies when memory runs out. */
+char *xstrdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  return memcpy(xmalloc(n), s, n);
+}
+
+/* Formats into a new heap string. */
+static char *vfmt(const char *f, va_list ap) {
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, f, ap2);
+  va_end(ap2);
+  if (n < 0)
+    die("bad format string");
+  char *s = xmalloc(n + 1);
+  vsnprintf(s, n + 1, f, ap);
+  return s;
+}
+
+/* printf into a new heap string. */
+char *fmt(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  char *s = vfmt(f, ap);
+  va_end(ap);
+  return s;
+}
+
+/* Appends a copy of S to the vector, keeping it NULL-terminated. */
+void av_push(struct argv *a, const char *s) {
+  if (a->n + 2 > a->cap) {
+    a->cap = a->cap ? 2 * a->cap : 16;
+    a->v = xrealloc(a->v, a->cap * sizeof *a->v);
+  }
+  a->v[a->n++] = xstrdup(s);
+  a->v[a->n] = NULL;
+}
+
+/* Appends a formatted argument. */
+void av_pushf(struct argv *a, const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  char *s = vfmt(f, ap);
+  va_end(ap);
+  av_push(a, s);
+  free(s);
+}
+
+/* Frees the vector and its strings. */
+void av_free(struct argv *a) {
+  for (int i = 0; i < a->n; i++)
+    free(a->v[i]);
+  free(a->v);
+  *a = (struct argv){0};
+}
+
+/* Joins a NULL-terminated vector with spaces (for -v output). */
+char *av_join(char *const *v) {
+  size_t n = 1;
+  for (int i = 0; v[i]; i++)
+    n += strlen(v[i]) + 1;
+  char *s = xmalloc(n), *p = s;
+  for (int i = 0; v[i]; i++) {
+    if (i)
+      *p++ = ' ';
+    p = stpcpy(p, v[i]);
+  }
+  *p = 0;
+  return s;
+}
+
+/* Monotonic time in seconds. */
+double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* nftw callback: removes one entry (children come first with FTW_DEPTH). */
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st, (void)ftw;
+  return flag == FTW_DP ? rmdir(p) : unlink(p);
+}
+
+/* Removes a directory tree (like rm -rf); returns 0 on success. */
+int rm_tree(const char *path) {
+  return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}

@@ -1,0 +1,33 @@
+/* util: error reporting, allocation and string helpers shared by the driver. */
+#ifndef SHARD_UTIL_H
+#define SHARD_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdnoreturn.h>
+
+/* A growable NULL-terminated argument vector. */
+struct argv {
+  char **v;
+  int n, cap;
+};
+
+#define PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+PRINTF(1, 2) void err(const char *fmt, ...);
+PRINTF(1, 2) noreturn void die(const char *fmt, ...);
+PRINTF(2, 3) noreturn void die_log(const char *log, const char *fmt, ...);
+PRINTF(1, 2) void note(const char *fmt, ...);
+void print_file(const char *path);
+void *xmalloc(size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+PRINTF(1, 2) char *fmt(const char *fmt, ...);
+void av_push(struct argv *a, const char *s);
+PRINTF(2, 3) void av_pushf(struct argv *a, const char *f, ...);
+void av_free(struct argv *a);
+char *av_join(char *const *v);
+double now(void);
+int rm_tree(const char *path);
+
+#endif

@@ -1,0 +1,20 @@
+; This file is its own (malformed) input: opt's diagnostic must be shown, no output written,
+; an existing output left untouched and the temporary directory removed.
+
+; RUN: rm -rf %t.tmp && mkdir %t.tmp && rm -f %t.o
+; RUN: env TMPDIR=%t.tmp not %shard -o %t.o %s 2>&1 | FileCheck %s -DIN=%s
+; CHECK: shard: error: opt failed to split '[[IN]]': exit status 1
+; CHECK-NEXT: {{.*}}opt{{.*}}: [[IN]]:{{[0-9]+}}:{{[0-9]+}}: error:
+; RUN: test ! -e %t.o
+; RUN: ls -A %t.tmp | count 0
+
+; RUN: echo keep > %t.o
+; RUN: env TMPDIR=%t.tmp not %shard -o %t.o %s
+; RUN: FileCheck %s --check-prefix=KEEP < %t.o
+; KEEP: {{^keep$}}
+; RUN: ls -A %t.tmp | count 0
+
+define i32 @f(i32 %x) {
+  %y = add i32 %x, %undefined_value
+  ret i32 %y
+}
