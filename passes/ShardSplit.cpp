@@ -327,12 +327,24 @@ void fixDeclarations(Module &Shard, const Module &Src) {
     GI.replaceAllUsesWith(Decl);
     GI.eraseFromParent();
   }
-  for (Function &F : llvm::make_early_inc_range(Shard.functions()))
-    if (F.isDeclaration() && F.use_empty() && !F.isIntrinsic())
+  // filterArray leaves the old ctors/dtors/used initialisers behind as dead
+  // constants that still "use" the entries it dropped; without removing them a
+  // local of another shard named only there (e.g. in llvm.used) would survive
+  // as a stray `external` declaration under its unpromoted name.
+  for (Function &F : llvm::make_early_inc_range(Shard.functions())) {
+    if (!F.isDeclaration() || F.isIntrinsic())
+      continue;
+    F.removeDeadConstantUsers();
+    if (F.use_empty())
       F.eraseFromParent();
-  for (GlobalVariable &V : llvm::make_early_inc_range(Shard.globals()))
-    if (V.isDeclaration() && V.use_empty())
+  }
+  for (GlobalVariable &V : llvm::make_early_inc_range(Shard.globals())) {
+    if (!V.isDeclaration())
+      continue;
+    V.removeDeadConstantUsers();
+    if (V.use_empty())
       V.eraseFromParent();
+  }
 }
 
 /// Target CPU and features most functions use (the first defined one's).
