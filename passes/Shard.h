@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/PassManager.h"
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,7 @@ struct Plan {
   unsigned NumShards = 0;
   unsigned AsmShard = 0;             // shard that holds module-level asm
   std::vector<uint64_t> ShardCost;   // predicted cost per shard
+  uint64_t Cut = 0;                  // weight of references between shards
 };
 std::optional<Plan> readPlan(const llvm::Module &M);
 /// The shard a defined global value was assigned to (aliases and ifuncs follow the
@@ -54,6 +56,11 @@ std::optional<unsigned> getShard(const llvm::GlobalValue &GV);
 void collectGlobalRefs(const llvm::Constant *C,
                        llvm::SmallPtrSetImpl<const llvm::Constant *> &Seen,
                        llvm::SmallVectorImpl<const llvm::GlobalValue *> &Out);
+/// Calls Fn for each global value that the definition GV refers to: through the
+/// operands of its instructions (once per operand), its initializer, aliasee,
+/// resolver, personality, prefix and prologue data.
+void forEachRef(const llvm::GlobalValue &GV,
+                llvm::function_ref<void(const llvm::GlobalValue &)> Fn);
 /// True for the special arrays the split rewrites per shard (llvm.global_ctors,
 /// llvm.global_dtors, llvm.used, llvm.compiler.used): they belong to no shard.
 bool isPerShardArray(const llvm::GlobalValue &GV);
@@ -71,7 +78,13 @@ struct ShardCostPass : llvm::PassInfoMixin<ShardCostPass> {
 /// shard-partition<shards=N>: assigns every defined global value to a shard.
 struct ShardPartitionPass : llvm::PassInfoMixin<ShardPartitionPass> {
   unsigned Shards = 0; // 0: choose from the module's cost
-  explicit ShardPartitionPass(unsigned Shards) : Shards(Shards) {}
+  static constexpr unsigned DefaultSlack = 30;
+  unsigned Slack = DefaultSlack; // a shard may exceed the mean cost by Slack/1000
+  unsigned ClusterCap = 1000;    // clusters may grow to this many thousandths of the mean
+  ShardPartitionPass(unsigned Shards, unsigned Slack) : Shards(Shards), Slack(Slack) {
+    if (const char *E = getenv("SHARD_CLUSTER_CAP")) // experiment knob, not documented
+      ClusterCap = unsigned(atoi(E));
+  }
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   void printPipeline(llvm::raw_ostream &OS,
                      llvm::function_ref<llvm::StringRef(llvm::StringRef)>);
@@ -88,10 +101,20 @@ struct ShardPlanPrinterPass : llvm::PassInfoMixin<ShardPlanPrinterPass> {
   static bool isRequired() { return true; }
 };
 
-/// shard-split<dir=PATH>: writes one module per shard and a manifest into PATH.
+/// How much shard-split may copy into a shard besides its own definitions.
+struct SplitLimits {
+  unsigned ImportCost = 125; // import functions up to this cost (twice with inlinehint)
+  unsigned DupCost = 60;     // copy local functions called only directly up to this cost
+  unsigned Depth = 1;        // import what imports refer to, this many levels deep
+  uint64_t ConstBytes = 4096; // copy or import constants up to this size
+};
+
+/// shard-split<dir=PATH;...>: writes one module per shard and a manifest into PATH.
 struct ShardSplitPass : llvm::PassInfoMixin<ShardSplitPass> {
   std::string Dir;
-  explicit ShardSplitPass(std::string Dir) : Dir(std::move(Dir)) {}
+  SplitLimits Limits;
+  ShardSplitPass(std::string Dir, SplitLimits Limits)
+      : Dir(std::move(Dir)), Limits(Limits) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   void printPipeline(llvm::raw_ostream &OS,
                      llvm::function_ref<llvm::StringRef(llvm::StringRef)>);

@@ -24,6 +24,7 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 using namespace llvm;
@@ -169,41 +170,94 @@ MDNode *planEntry(LLVMContext &Ctx, StringRef Key, ArrayRef<uint64_t> Vals, Type
   return MDNode::get(Ctx, Ops);
 }
 
+/// The reference graph between nodes: one edge per (referrer, referenced) pair,
+/// weighted by the number of references.
+struct RefGraph {
+  std::vector<uint32_t> From, To, W;
+};
+
+RefGraph buildRefGraph(const Groups &G) {
+  RefGraph R;
+  DenseMap<std::pair<uint32_t, uint32_t>, uint32_t> Edge;
+  for (uint32_t I = 0; I < G.Nodes.size(); ++I)
+    forEachRef(*G.Nodes[I], [&](const GlobalValue &Ref) {
+      auto It = G.Index.find(&Ref);
+      if (It == G.Index.end() || It->second == I)
+        return;
+      auto [E, New] = Edge.try_emplace({I, It->second}, uint32_t(R.From.size()));
+      if (New) {
+        R.From.push_back(I);
+        R.To.push_back(It->second);
+        R.W.push_back(0);
+      }
+      ++R.W[E->second];
+    });
+  return R;
+}
+
 } // namespace
 
 PreservedAnalyses ShardPartitionPass::run(Module &M, ModuleAnalysisManager &) {
   LLVMContext &Ctx = M.getContext();
   Groups G(M);
   groupInseparables(M, G);
-
-  // Sum costs per group; list groups in tie-break order (name, then module order).
   size_t N = G.Nodes.size();
-  std::vector<uint64_t> GroupCost(N + 1, 0);
-  for (size_t I = 0; I < N; ++I)
-    GroupCost[G.find(I)] += getGlobalCost(*G.Nodes[I]);
-  std::vector<uint32_t> Roots;
-  for (uint32_t I = 0; I <= N; ++I)
-    if (I < N && G.find(I) == I) // a lone asm node carries nothing
-      Roots.push_back(I);
-  auto RootName = [&](uint32_t R) { return R < N ? G.Nodes[R]->getName() : StringRef(); };
-  std::stable_sort(Roots.begin(), Roots.end(), [&](uint32_t A, uint32_t B) {
-    return RootName(A) < RootName(B);
-  });
-
+  std::vector<uint64_t> Cost(N);
   uint64_t Total = 0;
-  std::vector<uint64_t> Costs;
-  for (uint32_t R : Roots) {
-    Costs.push_back(GroupCost[R]);
-    Total += GroupCost[R];
-  }
+  for (size_t I = 0; I < N; ++I)
+    Total += Cost[I] = getGlobalCost(*G.Nodes[I]);
   unsigned NumShards = Shards ? Shards : shard_auto_count(Total);
-  std::vector<unsigned> RootShard(Roots.size());
+
+  // Cluster: a local whose referrers all sit in one group joins it (a static
+  // helper with its only caller), so the optimiser sees them together as in a
+  // serial build. Groups stay under half a shard so that balance remains possible.
+  RefGraph R = buildRefGraph(G);
+  shard_graph Item{N, R.From.size(), Cost.data(), R.From.data(), R.To.data(), R.W.data()};
+  std::vector<uint8_t> Mergeable(N);
+  uint32_t AsmRoot = G.find(G.Asm);
+  for (size_t I = 0; I < N; ++I)
+    Mergeable[I] = G.Nodes[I]->hasLocalLinkage() && G.find(I) != AsmRoot;
+  shard_cluster(&Item, Mergeable.data(), Total / NumShards * ClusterCap / 1000, G.Parent.data());
+
+  // Groups in tie-break order (name of the first member, then module order).
+  std::vector<uint32_t> Roots;
+  for (uint32_t I = 0; I < N; ++I)
+    if (G.find(I) == I) // a lone asm node (index N) carries nothing
+      Roots.push_back(I);
+  std::stable_sort(Roots.begin(), Roots.end(), [&](uint32_t A, uint32_t B) {
+    return G.Nodes[A]->getName() < G.Nodes[B]->getName();
+  });
+  std::vector<uint32_t> GroupOf(N + 1, 0), RootPos(N + 1, 0);
+  for (uint32_t K = 0; K < Roots.size(); ++K)
+    RootPos[Roots[K]] = K;
+  std::vector<uint64_t> GroupCost(Roots.size(), 0);
+  for (uint32_t I = 0; I < N; ++I) {
+    GroupOf[I] = RootPos[G.find(I)];
+    GroupCost[GroupOf[I]] += Cost[I];
+  }
+  // The group graph: edges between different groups, merged and summed.
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> GroupEdge;
+  for (size_t E = 0; E < R.From.size(); ++E) {
+    uint32_t A = GroupOf[R.From[E]], B = GroupOf[R.To[E]];
+    if (A != B)
+      GroupEdge[{std::min(A, B), std::max(A, B)}] += R.W[E];
+  }
+  RefGraph GR;
+  for (auto &[Ends, W] : GroupEdge) {
+    GR.From.push_back(Ends.first);
+    GR.To.push_back(Ends.second);
+    GR.W.push_back(W);
+  }
+  shard_graph Grp{Roots.size(), GR.From.size(), GroupCost.data(), GR.From.data(),
+                  GR.To.data(), GR.W.data()};
+  std::vector<unsigned> GroupShard(Roots.size());
   std::vector<uint64_t> Load(NumShards);
-  if (shard_balance(Costs.data(), Costs.size(), NumShards, RootShard.data(), Load.data()))
+  if (shard_assign(&Grp, NumShards, Slack, GroupShard.data(), Load.data()))
     report_fatal_error("shard-partition: out of memory");
   std::vector<unsigned> ShardOf(N + 1, 0);
-  for (size_t I = 0; I < Roots.size(); ++I)
-    ShardOf[Roots[I]] = RootShard[I];
+  for (uint32_t I = 0; I < N; ++I)
+    ShardOf[I] = GroupShard[GroupOf[I]];
+  ShardOf[N] = G.find(G.Asm) < N ? ShardOf[G.find(G.Asm)] : 0;
 
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   for (Function &F : M) // a re-run must not leave stale assignments behind
@@ -212,21 +266,25 @@ PreservedAnalyses ShardPartitionPass::run(Module &M, ModuleAnalysisManager &) {
     V.setMetadata(ShardMD, nullptr);
   for (size_t I = 0; I < N; ++I)
     if (auto *GO = dyn_cast<GlobalObject>(G.Nodes[I]))
-      GO->setMetadata(ShardMD, MDNode::get(Ctx, ConstantAsMetadata::get(ConstantInt::get(
-                                                   I32, ShardOf[G.find(I)]))));
+      GO->setMetadata(ShardMD, MDNode::get(Ctx, ConstantAsMetadata::get(
+                                                   ConstantInt::get(I32, ShardOf[I]))));
 
   NamedMDNode *NMD = M.getOrInsertNamedMetadata(PlanMD);
   NMD->clearOperands();
   NMD->addOperand(planEntry(Ctx, "version", {1}, I32));
   NMD->addOperand(planEntry(Ctx, "shards", {NumShards}, I32));
-  NMD->addOperand(planEntry(Ctx, "asm-shard", {ShardOf[G.find(G.Asm)]}, I32));
+  NMD->addOperand(planEntry(Ctx, "asm-shard", {ShardOf[N]}, I32));
   NMD->addOperand(planEntry(Ctx, "costs", Load, I64));
+  NMD->addOperand(planEntry(Ctx, "cut", {shard_cut(&Item, ShardOf.data())}, I64));
   return PreservedAnalyses::all();
 }
 
 void ShardPartitionPass::printPipeline(raw_ostream &OS,
                                        function_ref<StringRef(StringRef)>) {
-  OS << "shard-partition<shards=" << Shards << ">";
+  OS << "shard-partition<shards=" << Shards;
+  if (Slack != DefaultSlack)
+    OS << ";slack=" << Slack;
+  OS << ">";
 }
 
 } // namespace shard

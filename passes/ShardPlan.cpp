@@ -39,6 +39,42 @@ void collectGlobalRefs(const Constant *C, SmallPtrSetImpl<const Constant *> &See
   }
 }
 
+void forEachRef(const GlobalValue &GV, function_ref<void(const GlobalValue &)> Fn) {
+  SmallPtrSet<const Constant *, 32> Seen;
+  SmallVector<const GlobalValue *, 8> Refs;
+  auto Walk = [&](const Value *V) {
+    if (const auto *G = dyn_cast_or_null<GlobalValue>(V)) {
+      Fn(*G);
+    } else if (const auto *C = dyn_cast_or_null<Constant>(V)) {
+      if (isa<ConstantData>(C))
+        return;
+      Refs.clear();
+      collectGlobalRefs(C, Seen, Refs);
+      for (const GlobalValue *R : Refs)
+        Fn(*R);
+    }
+  };
+  if (const auto *F = dyn_cast<Function>(&GV)) {
+    if (F->hasPersonalityFn())
+      Walk(F->getPersonalityFn());
+    if (F->hasPrefixData())
+      Walk(F->getPrefixData());
+    if (F->hasPrologueData())
+      Walk(F->getPrologueData());
+    for (const BasicBlock &BB : *F)
+      for (const Instruction &I : BB)
+        for (const Use &U : I.operands())
+          Walk(U.get());
+  } else if (const auto *V = dyn_cast<GlobalVariable>(&GV)) {
+    if (V->hasInitializer())
+      Walk(V->getInitializer());
+  } else if (const auto *GA = dyn_cast<GlobalAlias>(&GV)) {
+    Walk(GA->getAliasee());
+  } else if (const auto *GI = dyn_cast<GlobalIFunc>(&GV)) {
+    Walk(GI->getResolver());
+  }
+}
+
 bool isPerShardArray(const GlobalValue &GV) {
   if (!GV.hasAppendingLinkage())
     return false;
@@ -72,10 +108,17 @@ std::optional<unsigned> getShard(const GlobalValue &GV) {
     SmallPtrSet<const Constant *, 8> Seen;
     SmallVector<const GlobalValue *, 4> Refs;
     collectGlobalRefs(Target, Seen, Refs);
-    for (const GlobalValue *R : Refs)
-      if (const auto *GO = dyn_cast<GlobalObject>(R))
+    for (const GlobalValue *R : Refs) {
+      if (const auto *GO = dyn_cast<GlobalObject>(R)) {
         if (!GO->isDeclaration())
           return readShardMD(*GO);
+      } else if (isa<GlobalAlias>(R) && R != &GV) {
+        // An alias of an alias lives where the inner alias does (the partition
+        // joined them); without this it fell back to the asm shard and the
+        // split left it there pointing at a declaration (verifier error).
+        return getShard(*R);
+      }
+    }
   }
   if (auto P = readPlan(*GV.getParent()))
     return P->AsmShard;
@@ -103,6 +146,8 @@ std::optional<Plan> readPlan(const Module &M) {
       HaveShards = true;
     } else if (Key->getString() == "asm-shard" && Vals.size() == 1) {
       P.AsmShard = unsigned(Vals[0]);
+    } else if (Key->getString() == "cut" && Vals.size() == 1) {
+      P.Cut = Vals[0];
     } else if (Key->getString() == "costs") {
       P.ShardCost.assign(Vals.begin(), Vals.end());
     }
@@ -153,7 +198,8 @@ PreservedAnalyses ShardPlanPrinterPass::run(Module &M, ModuleAnalysisManager &) 
   // Imbalance: the largest shard over the mean (1.00 is perfect balance).
   double Imbalance = Total ? double(Max) * P->NumShards / double(Total) : 1.0;
   OS << "shard-plan: shards=" << P->NumShards << " total-cost=" << Total
-     << " max-cost=" << Max << " imbalance=" << format("%.2f", Imbalance) << "\n";
+     << " max-cost=" << Max << " imbalance=" << format("%.2f", Imbalance)
+     << " cut=" << P->Cut << "\n";
   if (!M.getModuleInlineAsm().empty())
     OS << "module-asm: shard " << P->AsmShard << "\n";
   for (unsigned S = 0; S < P->NumShards; ++S) {

@@ -51,41 +51,28 @@ struct Layout {
   std::vector<int32_t> Unit;                       // copy unit (comdat) or -1
   std::vector<std::vector<uint32_t>> UnitMembers;  // definitions per copy unit
   std::vector<std::vector<uint32_t>> Refs;         // definitions each one refers to
+  std::vector<uint8_t> Dup;    // a small local a shard may copy privately
+  std::vector<uint8_t> Import; // a definition a shard may import as available_externally
 };
 
-/// The definitions a definition refers to: operands, initializer, aliasee, resolver.
+/// How a shard holds a definition.
+enum Place : uint8_t {
+  NotHere = 0,
+  Own = 1,    // assigned to this shard
+  Copy = 2,   // copy of a discardable comdat group
+  Dup = 3,    // private copy of a small local (internal, as in the input)
+  Import = 4, // available_externally copy, for inlining and constant folding
+};
+
+/// The definitions a definition refers to, each once.
 void collectDefRefs(const GlobalValue &GV, const Layout &L, std::vector<uint32_t> &Out) {
-  SmallPtrSet<const Constant *, 32> Seen;
-  SmallVector<const GlobalValue *, 32> Refs;
-  auto Walk = [&](const Value *V) {
-    if (const auto *C = dyn_cast_or_null<Constant>(V))
-      if (!isa<ConstantData>(C))
-        collectGlobalRefs(C, Seen, Refs);
-  };
-  if (const auto *F = dyn_cast<Function>(&GV)) {
-    if (F->hasPersonalityFn())
-      Walk(F->getPersonalityFn());
-    if (F->hasPrefixData())
-      Walk(F->getPrefixData());
-    if (F->hasPrologueData())
-      Walk(F->getPrologueData());
-    for (const BasicBlock &BB : *F)
-      for (const Instruction &I : BB)
-        for (const Use &U : I.operands())
-          Walk(U.get());
-  } else if (const auto *V = dyn_cast<GlobalVariable>(&GV)) {
-    if (V->hasInitializer())
-      Walk(V->getInitializer());
-  } else if (const auto *GA = dyn_cast<GlobalAlias>(&GV)) {
-    Walk(GA->getAliasee());
-  } else if (const auto *GI = dyn_cast<GlobalIFunc>(&GV)) {
-    Walk(GI->getResolver());
-  }
-  for (const GlobalValue *R : Refs) {
-    auto It = L.Index.find(R);
-    if (It != L.Index.end() && R != &GV)
+  forEachRef(GV, [&](const GlobalValue &R) {
+    auto It = L.Index.find(&R);
+    if (It != L.Index.end() && &R != &GV)
       Out.push_back(It->second);
-  }
+  });
+  llvm::sort(Out);
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
 }
 
 /// The comdat of a global object, or of the object an alias points to.
@@ -96,7 +83,95 @@ const Comdat *comdatOf(const GlobalValue &GV) {
   return GV.getComdat();
 }
 
-Layout buildLayout(Module &M, const Plan &P) {
+/// Names that must survive promotion: locals named by module asm or kept by llvm.used.
+StringSet<> pinnedNames(const Module &M) {
+  StringSet<> Pinned;
+  SmallVector<GlobalValue *, 16> Used;
+  collectUsedGlobalVariables(M, Used, /*CompilerUsed=*/false);
+  collectUsedGlobalVariables(M, Used, /*CompilerUsed=*/true);
+  for (GlobalValue *GV : Used)
+    if (GV->hasName())
+      Pinned.insert(GV->getName());
+  StringRef Asm = M.getModuleInlineAsm();
+  for (const GlobalValue &GV : M.global_values())
+    if (GV.hasLocalLinkage() && GV.hasName() && Asm.contains(GV.getName()))
+      Pinned.insert(GV.getName());
+  return Pinned;
+}
+
+/// Whether a function's body can be copied into another module as is.
+bool copyableBody(const Function &F) {
+  if (F.hasFnAttribute(Attribute::NoInline) || F.hasFnAttribute(Attribute::OptimizeNone) ||
+      F.isVarArg() || F.hasSection())
+    return false;
+  for (const BasicBlock &BB : F) {
+    if (BB.hasAddressTaken())
+      return false;
+    for (const Instruction &I : BB)
+      if (const auto *CB = dyn_cast<CallBase>(&I))
+        if (CB->isInlineAsm())
+          return false;
+  }
+  return true;
+}
+
+/// Whether C holds a blockaddress, which is only valid in the module that defines
+/// its function.
+bool hasBlockAddress(const Constant *C) {
+  SmallVector<const Constant *, 16> Work{C};
+  SmallPtrSet<const Constant *, 16> Seen;
+  while (!Work.empty()) {
+    const Constant *Cur = Work.pop_back_val();
+    if (isa<BlockAddress>(Cur))
+      return true;
+    if (isa<GlobalValue>(Cur) || isa<ConstantData>(Cur) || !Seen.insert(Cur).second)
+      continue;
+    for (const Use &U : Cur->operands())
+      Work.push_back(cast<Constant>(U.get()));
+  }
+  return false;
+}
+
+/// Size in bytes of a constant variable worth copying, or false.
+bool smallConstant(const GlobalVariable &V, const SplitLimits &Lim) {
+  // A copy of a table of block addresses in another shard would name a function
+  // body that shard does not have: CloneModule crashed (LLVM 22) or wrote bitcode
+  // that cannot be read back (LLVM 19). Such tables stay with their function.
+  return V.isConstant() && V.hasInitializer() && !V.isThreadLocal() && !V.hasSection() &&
+         V.getParent()->getDataLayout().getTypeAllocSize(V.getValueType()) <= Lim.ConstBytes &&
+         !hasBlockAddress(V.getInitializer());
+}
+
+/// A local that each shard using it may copy privately: a small function called
+/// only directly (its address is never compared), or a small constant whose address
+/// does not matter (unnamed_addr).
+bool dupEligible(const GlobalValue &GV, const SplitLimits &Lim) {
+  if (!GV.hasLocalLinkage())
+    return false;
+  if (const auto *F = dyn_cast<Function>(&GV))
+    return getCost(*F) <= Lim.DupCost && !F->hasAddressTaken() && copyableBody(*F);
+  if (const auto *V = dyn_cast<GlobalVariable>(&GV))
+    return V->hasGlobalUnnamedAddr() && smallConstant(*V, Lim);
+  return false;
+}
+
+/// A definition another shard may import as available_externally: a function
+/// small enough to be inlined, or a constant whose loads can be folded.
+bool importEligible(const GlobalValue &GV, const SplitLimits &Lim) {
+  if (GV.isInterposable() || GV.hasAvailableExternallyLinkage() || GV.hasComdat())
+    return false;
+  if (const auto *F = dyn_cast<Function>(&GV)) {
+    uint64_t Limit = Lim.ImportCost;
+    if (F->hasFnAttribute(Attribute::InlineHint) || F->hasFnAttribute(Attribute::AlwaysInline))
+      Limit *= 2;
+    return getCost(*F) <= Limit && copyableBody(*F);
+  }
+  if (const auto *V = dyn_cast<GlobalVariable>(&GV))
+    return smallConstant(*V, Lim);
+  return false;
+}
+
+Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim) {
   Layout L;
   for (GlobalValue &GV : M.global_values()) {
     if (GV.isDeclaration() || isPerShardArray(GV))
@@ -115,8 +190,18 @@ Layout buildLayout(Module &M, const Plan &P) {
   L.Unit.assign(L.Defs.size(), -1);
   for (uint32_t I = 0; I < L.Defs.size(); ++I) {
     const Comdat *C = comdatOf(*L.Defs[I]);
-    if (!C)
+    if (!C) {
+      // A linkonce object without a comdat is just as discardable: its owner's
+      // opt -O2 drops it when unused there, leaving other shards' declarations
+      // undefined. Copy it like a one-member group.
+      if (L.Defs[I]->hasLinkOnceLinkage() && isa<GlobalObject>(L.Defs[I]) &&
+          !isa<GlobalIFunc>(L.Defs[I])) {
+        L.Unit[I] = int32_t(L.UnitMembers.size());
+        L.UnitMembers.push_back({I});
+        Copyable.push_back(true);
+      }
       continue;
+    }
     auto [It, New] = UnitOf.try_emplace(C, int32_t(L.UnitMembers.size()));
     if (New) {
       L.UnitMembers.emplace_back();
@@ -134,30 +219,52 @@ Layout buildLayout(Module &M, const Plan &P) {
   L.Refs.resize(L.Defs.size());
   for (uint32_t I = 0; I < L.Defs.size(); ++I)
     collectDefRefs(*L.Defs[I], L, L.Refs[I]);
+  StringSet<> Pinned = pinnedNames(M);
+  L.Dup.resize(L.Defs.size());
+  L.Import.resize(L.Defs.size());
+  for (uint32_t I = 0; I < L.Defs.size(); ++I) {
+    const GlobalValue &GV = *L.Defs[I];
+    if (L.Unit[I] >= 0 || (GV.hasName() && Pinned.contains(GV.getName())))
+      continue;
+    L.Dup[I] = dupEligible(GV, Lim);
+    L.Import[I] = !L.Dup[I] && importEligible(GV, Lim);
+  }
   return L;
 }
 
-/// Marks in Placed the definitions shard S holds: its own plus the copy units
-/// they (transitively) refer to.
-void placeShard(const Layout &L, unsigned S, std::vector<uint8_t> &Placed) {
-  Placed.assign(L.Defs.size(), 0);
-  std::vector<uint32_t> Work;
+/// Marks in Placed how shard S holds each definition: its own, the comdat groups
+/// and small locals they need (copies), and what it imports for inlining and
+/// folding, up to Lim.Depth imports deep. Breadth-first by import depth, so each
+/// definition gets the shallowest depth whatever the order of references.
+void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S,
+                std::vector<uint8_t> &Placed) {
+  Placed.assign(L.Defs.size(), NotHere);
+  std::vector<std::vector<uint32_t>> Level(Lim.Depth + 1);
   for (uint32_t I = 0; I < L.Defs.size(); ++I)
     if (L.Owner[I] == S) {
-      Placed[I] = 1;
-      Work.push_back(I);
+      Placed[I] = Own;
+      Level[0].push_back(I);
     }
-  while (!Work.empty()) {
-    uint32_t I = Work.back();
-    Work.pop_back();
-    for (uint32_t R : L.Refs[I]) {
-      if (Placed[R] || L.Unit[R] < 0)
-        continue;
-      for (uint32_t Member : L.UnitMembers[L.Unit[R]])
-        if (!Placed[Member]) {
-          Placed[Member] = 2; // a copy
-          Work.push_back(Member);
+  for (unsigned D = 0; D <= Lim.Depth; ++D) {
+    for (size_t K = 0; K < Level[D].size(); ++K) { // grows while we walk it
+      uint32_t I = Level[D][K];
+      for (uint32_t R : L.Refs[I]) {
+        if (Placed[R] != NotHere)
+          continue;
+        if (L.Unit[R] >= 0) {
+          for (uint32_t Member : L.UnitMembers[L.Unit[R]])
+            if (Placed[Member] == NotHere) {
+              Placed[Member] = Copy;
+              Level[D].push_back(Member);
+            }
+        } else if (L.Dup[R]) {
+          Placed[R] = Dup;
+          Level[D].push_back(R);
+        } else if (L.Import[R] && D < Lim.Depth) {
+          Placed[R] = Import;
+          Level[D + 1].push_back(R);
         }
+      }
     }
   }
 }
@@ -177,36 +284,27 @@ std::string unitSuffix(const Module &M) {
   return ".shard." + utohexstr(R.low(), /*LowerCase=*/true, /*Width=*/16);
 }
 
-/// Names that must survive promotion: locals named by module asm or kept by llvm.used.
-StringSet<> pinnedNames(const Module &M) {
-  StringSet<> Pinned;
-  SmallVector<GlobalValue *, 16> Used;
-  collectUsedGlobalVariables(M, Used, /*CompilerUsed=*/false);
-  collectUsedGlobalVariables(M, Used, /*CompilerUsed=*/true);
-  for (GlobalValue *GV : Used)
-    if (GV->hasName())
-      Pinned.insert(GV->getName());
-  StringRef Asm = M.getModuleInlineAsm();
-  for (const GlobalValue &GV : M.global_values())
-    if (GV.hasLocalLinkage() && GV.hasName() && Asm.contains(GV.getName()))
-      Pinned.insert(GV.getName());
-  return Pinned;
-}
-
 struct Promotion {
   std::string NewName, OldName; // OldName "-": keep NewName when localising
 };
 
 /// Makes every local that some shard refers to but does not hold a hidden global.
 std::vector<Promotion> promoteCrossShardLocals(Module &M, const Layout &L, unsigned NumShards,
-                                               const std::vector<std::vector<uint8_t>> &Placed) {
+                                               std::vector<std::vector<uint8_t>> &Placed) {
   std::vector<uint8_t> Promote(L.Defs.size(), 0);
   for (unsigned S = 0; S < NumShards; ++S)
     for (uint32_t I = 0; I < L.Defs.size(); ++I)
-      if (Placed[S][I])
+      if (Placed[S][I] != NotHere)
         for (uint32_t R : L.Refs[I])
-          if (!Placed[S][R] && L.Defs[R]->hasLocalLinkage())
+          if ((Placed[S][R] == NotHere || Placed[S][R] == Import) &&
+              L.Defs[R]->hasLocalLinkage())
             Promote[R] = 1;
+  // A local promoted for one shard is one symbol everywhere: private copies of
+  // it elsewhere become imports of that symbol.
+  for (unsigned S = 0; S < NumShards; ++S)
+    for (uint32_t I = 0; I < L.Defs.size(); ++I)
+      if (Promote[I] && Placed[S][I] == Dup)
+        Placed[S][I] = Import;
   std::vector<Promotion> Out;
   std::string Suffix;
   StringSet<> Pinned;
@@ -283,9 +381,10 @@ void pruneDebugGlobals(Module &Shard, bool KeepOrphans) {
   for (GlobalVariable &V : Shard.globals()) {
     SmallVector<DIGlobalVariableExpression *, 1> GVEs;
     V.getDebugInfo(GVEs);
+    bool Elsewhere = V.isDeclaration() || V.hasAvailableExternallyLinkage();
     for (DIGlobalVariableExpression *E : GVEs)
-      (V.isDeclaration() ? Attached : Defined).insert(E);
-    if (V.isDeclaration())
+      (Elsewhere ? Attached : Defined).insert(E);
+    if (Elsewhere)
       V.eraseMetadata(LLVMContext::MD_dbg);
   }
   for (MDNode *N : CUs->operands()) {
@@ -375,10 +474,10 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     fail("module has no shard plan (run shard-partition first)");
   if (!sys::fs::is_directory(Dir))
     fail("output directory '" + Dir + "' does not exist");
-  Layout L = buildLayout(M, *P);
+  Layout L = buildLayout(M, *P, Limits);
   std::vector<std::vector<uint8_t>> Placed(P->NumShards);
   for (unsigned S = 0; S < P->NumShards; ++S)
-    placeShard(L, S, Placed[S]);
+    placeShard(L, Limits, S, Placed[S]);
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Placed);
 
   std::vector<unsigned> Functions(P->NumShards, 0);
@@ -386,19 +485,22 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     const std::vector<uint8_t> &Here = Placed[S];
     auto Holds = [&](const GlobalValue *GV) {
       auto It = L.Index.find(GV);
-      return It != L.Index.end() && Here[It->second];
+      return It != L.Index.end() && Here[It->second] != NotHere;
     };
     auto Owns = [&](const GlobalValue *GV) {
       auto It = L.Index.find(GV);
-      return It != L.Index.end() && Here[It->second] == 1;
+      return It != L.Index.end() && Here[It->second] == Own;
     };
     for (uint32_t I = 0; I < L.Defs.size(); ++I)
-      Functions[S] += Here[I] == 1 && isa<Function>(L.Defs[I]);
+      Functions[S] += Here[I] == Own && isa<Function>(L.Defs[I]);
 
     ValueToValueMapTy VMap;
     std::unique_ptr<Module> Shard = CloneModule(M, VMap, [&](const GlobalValue *GV) {
       return isPerShardArray(*GV) || Holds(GV);
     });
+    for (uint32_t I = 0; I < L.Defs.size(); ++I)
+      if (Here[I] == Import)
+        cast<GlobalValue>(VMap[L.Defs[I]])->setLinkage(GlobalValue::AvailableExternallyLinkage);
     bool IsAsmShard = S == P->AsmShard;
     if (!IsAsmShard)
       Shard->setModuleInlineAsm("");
@@ -406,24 +508,28 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     // Entries of ctors/dtors run once: in the owner of the function, or in every
     // copy of a comdat-keyed entry (the linker keeps one group). Entries naming
     // something defined nowhere stay in the asm shard.
+    // Entries are mapped back to the source module through VMap, not by name:
+    // an unnamed ctor (name "") was not found by name, so its entry was dropped
+    // in its owner and kept in the asm shard against an undefined @N.
+    DenseMap<const Value *, const GlobalValue *> SrcOf;
+    for (const GlobalValue &GV : M.global_values())
+      if (const Value *V = VMap.lookup(&GV))
+        SrcOf[V] = &GV;
     auto Orig = [&](const Constant *C) -> const GlobalValue * {
-      return dyn_cast<GlobalValue>(C->stripPointerCasts());
+      return SrcOf.lookup(C->stripPointerCasts());
     };
     auto KeepStructor = [&](const Constant *E) {
       auto *CS = dyn_cast<ConstantStruct>(E);
-      const GlobalValue *Fn = CS && CS->getNumOperands() > 1 ? Orig(CS->getOperand(1)) : nullptr;
-      const GlobalValue *Key = CS && CS->getNumOperands() > 2 ? Orig(CS->getOperand(2)) : nullptr;
-      const GlobalValue *SrcFn = Fn ? M.getNamedValue(Fn->getName()) : nullptr;
+      const GlobalValue *SrcFn = CS && CS->getNumOperands() > 1 ? Orig(CS->getOperand(1)) : nullptr;
+      const GlobalValue *SrcKey = CS && CS->getNumOperands() > 2 ? Orig(CS->getOperand(2)) : nullptr;
       if (!SrcFn || SrcFn->isDeclaration())
         return IsAsmShard;
       if (Owns(SrcFn))
         return true;
-      const GlobalValue *SrcKey = Key ? M.getNamedValue(Key->getName()) : nullptr;
       return Holds(SrcFn) && SrcKey && SrcKey->hasComdat() && Holds(SrcKey);
     };
     auto KeepUsed = [&](const Constant *E) {
-      const GlobalValue *GV = Orig(E);
-      const GlobalValue *Src = GV ? M.getNamedValue(GV->getName()) : nullptr;
+      const GlobalValue *Src = Orig(E);
       if (!Src || Src->isDeclaration())
         return IsAsmShard;
       return Holds(Src);
@@ -444,7 +550,11 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   writeFile(Dir + "/manifest", [&](raw_ostream &OS) {
     OS << "shard-manifest 1\n";
     OS << "shards " << P->NumShards << "\n";
-    OS << "reloc " << (M.getPICLevel() != PICLevel::NotPIC ? "pic" : "static") << "\n";
+    OS << "reloc "
+       << (M.getPICLevel() == PICLevel::NotPIC ? "static"
+           : M.getPIELevel() != PIELevel::Default ? "pie"
+                                                   : "pic")
+       << "\n";
     if (!CPU.empty())
       OS << "cpu " << CPU << "\n";
     if (!Features.empty())
@@ -459,7 +569,17 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
 }
 
 void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(StringRef)>) {
-  OS << "shard-split<dir=" << Dir << ">";
+  OS << "shard-split<dir=" << Dir;
+  SplitLimits D;
+  if (Limits.ImportCost != D.ImportCost)
+    OS << ";import-cost=" << Limits.ImportCost;
+  if (Limits.DupCost != D.DupCost)
+    OS << ";dup-cost=" << Limits.DupCost;
+  if (Limits.Depth != D.Depth)
+    OS << ";import-depth=" << Limits.Depth;
+  if (Limits.ConstBytes != D.ConstBytes)
+    OS << ";const-bytes=" << Limits.ConstBytes;
+  OS << ">";
 }
 
 } // namespace shard

@@ -106,3 +106,188 @@ int shard_balance(const uint64_t *cost, size_t n, unsigned nshards,
 	free(heap);
 	return 0;
 }
+
+/* Edges of g grouped by endpoint: the edges of item i are idx[start[i] .. start[i+1]). */
+struct adj {
+	size_t *start;
+	uint32_t *idx;
+};
+
+/* Builds incoming (by_to) or both-direction adjacency; returns 0 or -1 on no memory. */
+static int adj_build(const struct shard_graph *g, int both, struct adj *a)
+{
+	size_t deg = both ? 2 * g->m : g->m;
+	a->start = calloc(g->n + 1, sizeof *a->start);
+	a->idx = malloc((deg ? deg : 1) * sizeof *a->idx);
+	if (!a->start || !a->idx) {
+		free(a->start);
+		free(a->idx);
+		return -1;
+	}
+	for (size_t e = 0; e < g->m; e++) {
+		a->start[g->to[e] + 1]++;
+		if (both)
+			a->start[g->from[e] + 1]++;
+	}
+	for (size_t i = 0; i < g->n; i++)
+		a->start[i + 1] += a->start[i];
+	size_t *fill = malloc((g->n ? g->n : 1) * sizeof *fill);
+	if (!fill) {
+		free(a->start);
+		free(a->idx);
+		return -1;
+	}
+	for (size_t i = 0; i < g->n; i++)
+		fill[i] = a->start[i];
+	for (size_t e = 0; e < g->m; e++) {
+		a->idx[fill[g->to[e]]++] = (uint32_t)e;
+		if (both)
+			a->idx[fill[g->from[e]]++] = (uint32_t)e;
+	}
+	free(fill);
+	return 0;
+}
+
+static void adj_free(struct adj *a)
+{
+	free(a->start);
+	free(a->idx);
+}
+
+void shard_cluster(const struct shard_graph *g, const uint8_t *mergeable, uint64_t cap,
+                   uint32_t *parent)
+{
+	struct adj in;
+	uint64_t *gcost = calloc(g->n ? g->n : 1, sizeof *gcost);
+	if (!gcost || adj_build(g, 0, &in)) {
+		free(gcost);
+		return; /* clustering is an optimisation: without memory, skip it */
+	}
+	for (size_t i = 0; i < g->n; i++)
+		gcost[shard_uf_find(parent, (uint32_t)i)] += g->cost[i];
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (size_t i = 0; i < g->n; i++) {
+			if (!mergeable[i])
+				continue;
+			uint32_t self = shard_uf_find(parent, (uint32_t)i), other = UINT32_MAX;
+			int single = 1;
+			for (size_t k = in.start[i]; k < in.start[i + 1] && single; k++) {
+				uint32_t r = shard_uf_find(parent, g->from[in.idx[k]]);
+				if (r == self)
+					continue;
+				if (other == UINT32_MAX)
+					other = r;
+				else if (other != r)
+					single = 0;
+			}
+			if (!single || other == UINT32_MAX || gcost[self] + gcost[other] > cap)
+				continue;
+			uint64_t sum = gcost[self] + gcost[other];
+			shard_uf_union(parent, self, other);
+			gcost[shard_uf_find(parent, self)] = sum;
+			changed = 1;
+		}
+	}
+	adj_free(&in);
+	free(gcost);
+}
+
+uint64_t shard_cut(const struct shard_graph *g, const unsigned *shard)
+{
+	uint64_t cut = 0;
+	for (size_t e = 0; e < g->m; e++)
+		if (shard[g->from[e]] != shard[g->to[e]])
+			cut += g->w[e];
+	return cut;
+}
+
+/* Adds to conn[s] the weight item i shares with the items already placed in shard s. */
+static void connections(const struct shard_graph *g, const struct adj *a, size_t i,
+                        const unsigned *shard, unsigned nshards, uint64_t *conn)
+{
+	for (unsigned s = 0; s < nshards; s++)
+		conn[s] = 0;
+	for (size_t k = a->start[i]; k < a->start[i + 1]; k++) {
+		size_t e = a->idx[k];
+		uint32_t o = g->from[e] == i ? g->to[e] : g->from[e];
+		if (o != i && shard[o] < nshards)
+			conn[shard[o]] += g->w[e];
+	}
+}
+
+int shard_assign(const struct shard_graph *g, unsigned nshards, unsigned slack,
+                 unsigned *shard, uint64_t *load)
+{
+	if (nshards == 0)
+		return -1;
+	struct adj a;
+	size_t *order = malloc((g->n ? g->n : 1) * sizeof *order);
+	uint64_t *conn = malloc(nshards * sizeof *conn);
+	if (!order || !conn || adj_build(g, 1, &a)) {
+		free(order);
+		free(conn);
+		return -1;
+	}
+	uint64_t total = 0, largest = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		total += g->cost[i];
+		if (g->cost[i] > largest)
+			largest = g->cost[i];
+		order[i] = i;
+		shard[i] = nshards; /* unplaced */
+	}
+	uint64_t bound = (total + nshards - 1) / nshards * (1000 + slack) / 1000;
+	if (bound < largest)
+		bound = largest;
+	for (unsigned s = 0; s < nshards; s++)
+		load[s] = 0;
+	sort_cost = g->cost;
+	qsort(order, g->n, sizeof *order, by_cost_desc);
+
+	/* Greedy: the most connected shard with room; ties go to the lighter, then lower shard. */
+	for (size_t k = 0; k < g->n; k++) {
+		size_t i = order[k];
+		connections(g, &a, i, shard, nshards, conn);
+		unsigned best = nshards, lightest = 0;
+		for (unsigned s = 0; s < nshards; s++) {
+			if (load[s] < load[lightest])
+				lightest = s;
+			if (load[s] + g->cost[i] > bound)
+				continue;
+			if (best == nshards || conn[s] > conn[best] ||
+			    (conn[s] == conn[best] && load[s] < load[best]))
+				best = s;
+		}
+		if (best == nshards)
+			best = lightest;
+		shard[i] = best;
+		load[best] += g->cost[i];
+	}
+
+	/* Refinement: move an item where it has more connections, while the bound holds. */
+	for (int pass = 0; pass < 4; pass++) {
+		int moved = 0;
+		for (size_t k = 0; k < g->n; k++) {
+			size_t i = order[k];
+			unsigned cur = shard[i], best = cur;
+			connections(g, &a, i, shard, nshards, conn);
+			for (unsigned s = 0; s < nshards; s++)
+				if (s != cur && conn[s] > conn[best] &&
+				    load[s] + g->cost[i] <= bound)
+					best = s;
+			if (best == cur)
+				continue;
+			load[cur] -= g->cost[i];
+			load[best] += g->cost[i];
+			shard[i] = best;
+			moved = 1;
+		}
+		if (!moved)
+			break;
+	}
+	adj_free(&a);
+	free(order);
+	free(conn);
+	return 0;
+}

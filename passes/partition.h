@@ -31,6 +31,31 @@ unsigned shard_auto_count(uint64_t total_cost);
 int shard_balance(const uint64_t *cost, size_t n, unsigned nshards,
                   unsigned *shard, uint64_t *load);
 
+/* A directed reference graph over n items: edge e goes from[e] -> to[e] with weight w[e]. */
+struct shard_graph {
+	size_t n, m;
+	const uint64_t *cost;   /* n costs */
+	const uint32_t *from, *to, *w;
+};
+
+/* Call-graph clustering: joins every item with mergeable[i] set whose referrers all lie in
+ * one other group into that group (a static helper with one caller goes with its caller),
+ * as long as the joined group costs at most cap. Repeats until nothing changes. parent[]
+ * is the union-find of shard_uf_* over the n items and may already hold groups. */
+void shard_cluster(const struct shard_graph *g, const uint8_t *mergeable, uint64_t cap,
+                   uint32_t *parent);
+
+/* Assigns the n items of g (each one a group, in tie-break order) to nshards shards so that
+ * few heavy edges cross shards and no shard costs more than max(largest item, total/nshards
+ * * (1000 + slack) / 1000): largest first onto the connected shard that still has room, then
+ * moves that lower the crossing weight within the same bound. Writes shard[i] and load[s].
+ * Returns 0, or -1 when memory runs out. */
+int shard_assign(const struct shard_graph *g, unsigned nshards, unsigned slack,
+                 unsigned *shard, uint64_t *load);
+
+/* Total weight of edges whose ends lie in different shards. */
+uint64_t shard_cut(const struct shard_graph *g, const unsigned *shard);
+
 #ifdef __cplusplus
 }
 #endif

@@ -44,34 +44,60 @@ bool badParam(StringRef Pass, StringRef Param, StringRef Why) {
 }
 
 bool parseShardPartition(StringRef Params, ModulePassManager &MPM) {
-  unsigned Shards = 0;
+  unsigned Shards = 0, Slack = shard::ShardPartitionPass::DefaultSlack;
   while (!Params.empty()) {
     StringRef Param;
     std::tie(Param, Params) = Params.split(';');
     auto [Key, Value] = Param.split('=');
-    if (Key != "shards")
-      return badParam("shard-partition", Param, "expected shards=N");
-    if (Value.getAsInteger(10, Shards) || Shards > 4096)
-      return badParam("shard-partition", Param,
-                      "shards must be an integer from 0 (automatic) to 4096");
+    if (Key == "shards") {
+      if (Value.getAsInteger(10, Shards) || Shards > 4096)
+        return badParam("shard-partition", Param,
+                        "shards must be an integer from 0 (automatic) to 4096");
+    } else if (Key == "slack") {
+      if (Value.getAsInteger(10, Slack) || Slack > 1000)
+        return badParam("shard-partition", Param,
+                        "slack must be an integer from 0 to 1000 (thousandths of the mean)");
+    } else {
+      return badParam("shard-partition", Param, "expected shards=N or slack=N");
+    }
   }
-  MPM.addPass(shard::ShardPartitionPass(Shards));
+  MPM.addPass(shard::ShardPartitionPass(Shards, Slack));
   return true;
 }
 
 bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
   std::string Dir;
+  shard::SplitLimits Lim;
   while (!Params.empty()) {
     StringRef Param;
     std::tie(Param, Params) = Params.split(';');
     auto [Key, Value] = Param.split('=');
-    if (Key != "dir" || Value.empty())
-      return badParam("shard-split", Param, "expected dir=PATH");
-    Dir = Value.str();
+    unsigned N = 0;
+    if (Key == "dir" && !Value.empty()) {
+      Dir = Value.str();
+      continue;
+    }
+    if (Key != "import-cost" && Key != "dup-cost" && Key != "import-depth" &&
+        Key != "const-bytes")
+      return badParam("shard-split", Param,
+                      "expected dir=PATH, import-cost=N, dup-cost=N, import-depth=N or "
+                      "const-bytes=N");
+    if (Value.getAsInteger(10, N) || (Key == "import-depth" && N > 16))
+      return badParam("shard-split", Param,
+                      Key == "import-depth" ? "expected an integer from 0 to 16"
+                                            : "expected a non-negative integer");
+    if (Key == "import-cost")
+      Lim.ImportCost = N;
+    else if (Key == "dup-cost")
+      Lim.DupCost = N;
+    else if (Key == "import-depth")
+      Lim.Depth = N;
+    else
+      Lim.ConstBytes = N;
   }
   if (Dir.empty())
     return badParam("shard-split", "", "expected dir=PATH");
-  MPM.addPass(shard::ShardSplitPass(Dir));
+  MPM.addPass(shard::ShardSplitPass(Dir, Lim));
   return true;
 }
 
