@@ -12,7 +12,6 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/PassManager.h"
 #include <cstdint>
-#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,11 +79,7 @@ struct ShardPartitionPass : llvm::PassInfoMixin<ShardPartitionPass> {
   unsigned Shards = 0; // 0: choose from the module's cost
   static constexpr unsigned DefaultSlack = 30;
   unsigned Slack = DefaultSlack; // a shard may exceed the mean cost by Slack/1000
-  unsigned ClusterCap = 1000;    // clusters may grow to this many thousandths of the mean
-  ShardPartitionPass(unsigned Shards, unsigned Slack) : Shards(Shards), Slack(Slack) {
-    if (const char *E = getenv("SHARD_CLUSTER_CAP")) // experiment knob, not documented
-      ClusterCap = unsigned(atoi(E));
-  }
+  ShardPartitionPass(unsigned Shards, unsigned Slack) : Shards(Shards), Slack(Slack) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   void printPipeline(llvm::raw_ostream &OS,
                      llvm::function_ref<llvm::StringRef(llvm::StringRef)>);

@@ -217,7 +217,7 @@ PreservedAnalyses ShardPartitionPass::run(Module &M, ModuleAnalysisManager &) {
   uint32_t AsmRoot = G.find(G.Asm);
   for (size_t I = 0; I < N; ++I)
     Mergeable[I] = G.Nodes[I]->hasLocalLinkage() && G.find(I) != AsmRoot;
-  shard_cluster(&Item, Mergeable.data(), Total / NumShards * ClusterCap / 1000, G.Parent.data());
+  shard_cluster(&Item, Mergeable.data(), Total / NumShards / 2, G.Parent.data());
 
   // Groups in tie-break order (name of the first member, then module order).
   std::vector<uint32_t> Roots;
