@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # How well does shard-cost predict compile time? Splits a module into N unevenly sized
 # pieces (llvm-split's name-hash placement), predicts each piece's cost with shard-cost,
-# times `opt -O2 | llc -O2` on each piece one at a time, and prints the Pearson r.
+# times `clang -O2 -c` (the driver's shard job) on each piece one at a time, and prints
+# the Pearson r.
 #   bench/costmodel.sh [INPUT.bc] [N] [BUILD_DIR]   (default: sqlite3 IR, 16, build)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,7 +25,7 @@ for ((k = 0; k < n; k++)); do
   node=$(sed -n 's/^!shard.total_cost = !{\(![0-9]*\)}$/\1/p' <<<"$ir")
   cost=$(sed -n "s/^$node = !{i64 \([0-9]*\)}$/\1/p" <<<"$ir")
   start=$(date +%s.%N)
-  "$bindir/opt" -O2 "$p" -o - | "$bindir/llc" -O2 -filetype=obj -relocation-model=pic -o "$p.o"
+  "$bindir/clang" -O2 -c -x ir "$p" -o "$p.o" -fPIE -fno-addrsig
   end=$(date +%s.%N)
   echo "$k $cost $(echo "$end - $start" | bc)"
 done | tee "$work/points" | awk '

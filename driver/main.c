@@ -1,6 +1,7 @@
 /* shard: splits one LLVM module into shards, compiles them in parallel, links one object.
    Phase 1 (opt + plugin) writes the shards and a manifest, phase 2 compiles each shard with
-   opt | llc, phase 3 links them with ld.lld -r and restores promoted symbols with objcopy. */
+   clang -c (one process per shard), phase 3 links them with ld.lld -r and restores promoted
+   symbols with objcopy. */
 #define _XOPEN_SOURCE 700
 #include "manifest.h"
 #include "opts.h"
@@ -16,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *tools[] = {"opt", "llc", "ld.lld", "llvm-objcopy"};
+static const char *tools[] = {"opt", "clang", "ld.lld", "llvm-objcopy"};
 
 /* Checks before any work that the input, the output directory, the tools and the plugin are
    usable, so that the common mistakes fail fast with a clear message. */

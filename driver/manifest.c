@@ -81,14 +81,24 @@ void manifest_read(const char *path, struct manifest *m) {
       m->nshards = (int)v;
       m->shards = xmalloc(v * sizeof *m->shards);
     } else if (!strcmp(f[0], "reloc")) {
-      if (n != 2 || (strcmp(f[1], "pic") && strcmp(f[1], "static")))
-        bad("expected 'reloc pic' or 'reloc static'", "");
-      m->pic = !strcmp(f[1], "pic");
+      if (n != 2 || have_reloc)
+        bad("expected one 'reloc pie', 'reloc pic' or 'reloc static' line", "");
+      if (!strcmp(f[1], "pie"))
+        m->reloc = RELOC_PIE;
+      else if (!strcmp(f[1], "pic"))
+        m->reloc = RELOC_PIC;
+      else if (!strcmp(f[1], "static"))
+        m->reloc = RELOC_STATIC;
+      else
+        bad("expected 'reloc pie', 'reloc pic' or 'reloc static'; got ", f[1]);
       have_reloc = 1;
-    } else if (!strcmp(f[0], "cpu") || !strcmp(f[0], "features")) {
+    } else if (!strcmp(f[0], "triple") || !strcmp(f[0], "cpu") || !strcmp(f[0], "features")) {
+      char **v = f[0][0] == 't' ? &m->triple : f[0][0] == 'c' ? &m->cpu : &m->features;
       if (n != 2 || !*f[1])
         bad("expected one value after ", f[0]);
-      *(f[0][0] == 'c' ? &m->cpu : &m->features) = xstrdup(f[1]);
+      if (*v)
+        bad("duplicate line: ", f[0]);
+      *v = xstrdup(f[1]);
     } else if (!strcmp(f[0], "shard")) {
       if (n != 6 || strcmp(f[2], "cost") || strcmp(f[4], "functions"))
         bad("expected 'shard K cost C functions F'", "");

@@ -14,11 +14,14 @@ struct promo {
   char *new, *old; /* old is NULL when the manifest says "-" (only localise) */
 };
 
+enum reloc { RELOC_STATIC, RELOC_PIC, RELOC_PIE };
+
 struct manifest {
   int nshards;
-  int pic;          /* reloc pic (1) or static (0) */
-  char *cpu;        /* NULL when absent */
-  char *features;   /* NULL when absent */
+  enum reloc reloc; /* reloc static, pic or pie */
+  char *triple;     /* target triple; NULL when absent */
+  char *cpu;        /* NULL when absent (parsed, not used: functions carry target-cpu) */
+  char *features;   /* NULL when absent (likewise target-features) */
   struct shard *shards;
   struct promo *promos;
   size_t npromos;

@@ -33,7 +33,7 @@ static void help(void) {
          "  -o OUT              output object file (required)\n"
          "  -j N                shard jobs run at once (default: online CPUs)\n"
          "  --shards N          number of shards; 0 lets the plugin choose (default 0)\n"
-         "  -O0 -O1 -O2 -O3     optimisation level of opt and llc (default -O2)\n"
+         "  -O0 -O1 -O2 -O3     optimisation level, as clang -O<l> -c (default -O2)\n"
          "  --keep-temps DIR    work in DIR (created if missing) and keep its files\n"
          "  -v                  print commands and phase timings to stderr\n"
          "  --llvm-bindir DIR   LLVM tools directory (default: $SHARD_LLVM_BINDIR or\n"

@@ -8,7 +8,7 @@ struct opts {
   int olevel;          /* -O0..-O3 */
   int verbose;         /* -v */
   const char *keep;    /* --keep-temps DIR, or NULL */
-  const char *bindir;  /* directory of opt, llc, ld.lld, llvm-objcopy */
+  const char *bindir;  /* directory of opt, clang, ld.lld, llvm-objcopy */
   const char *plugin;  /* ShardPlugin.so */
   const char *out;     /* -o */
   const char *input;   /* the .bc or .ll module */

@@ -1,4 +1,4 @@
-/* proc: spawning children without a shell, pipes, waiting, and signal handling. */
+/* proc: spawning children without a shell, waiting, and signal handling. */
 #define _XOPEN_SOURCE 700
 #include "proc.h"
 #include "util.h"
@@ -90,17 +90,9 @@ void proc_init(int v) {
   verbose = v;
 }
 
-/* Makes a pipe whose ends are not inherited by unrelated children. */
-void proc_pipe(int fds[2]) {
-  if (pipe(fds) < 0)
-    die("cannot create a pipe: %s", strerror(errno));
-  fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-  fcntl(fds[1], F_SETFD, FD_CLOEXEC);
-}
-
-/* Starts ARGV (argv[0] is a path; no shell) with stdin IN and stdout OUT (-1: /dev/null for
-   stdin, the log for stdout) and stderr to file LOG; returns its pid. */
-pid_t proc_spawn(char *const argv[], int in, int out, const char *log) {
+/* Starts ARGV (argv[0] is a path; no shell) with stdin /dev/null and stdout and stderr to
+   file LOG; returns its pid. */
+pid_t proc_spawn(char *const argv[], const char *log) {
   posix_spawn_file_actions_t fa;
   posix_spawnattr_t at;
   sigset_t none, dfl;
@@ -108,11 +100,8 @@ pid_t proc_spawn(char *const argv[], int in, int out, const char *log) {
   if (lfd < 0)
     die("cannot create '%s': %s", log, strerror(errno));
   posix_spawn_file_actions_init(&fa);
-  if (in >= 0)
-    posix_spawn_file_actions_adddup2(&fa, in, 0);
-  else
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&fa, out >= 0 ? out : lfd, 1);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, lfd, 1);
   posix_spawn_file_actions_adddup2(&fa, lfd, 2);
   sigemptyset(&none);
   sigemptyset(&dfl);
@@ -176,7 +165,7 @@ int proc_run(char *const argv[], const char *log) {
     fprintf(stderr, "%s\n", s);
     free(s);
   }
-  pid_t pid = proc_spawn(argv, -1, -1, log);
+  pid_t pid = proc_spawn(argv, log);
   while (proc_wait(&st) != pid)
     ;
   return st;

@@ -1,12 +1,11 @@
-/* proc: spawning children without a shell, pipes, waiting, and signal handling. */
+/* proc: spawning children without a shell, waiting, and signal handling. */
 #ifndef SHARD_PROC_H
 #define SHARD_PROC_H
 
 #include <sys/types.h>
 
 void proc_init(int verbose);
-void proc_pipe(int fds[2]);
-pid_t proc_spawn(char *const argv[], int in, int out, const char *log);
+pid_t proc_spawn(char *const argv[], const char *log);
 pid_t proc_wait(int *status);
 int proc_run(char *const argv[], const char *log);
 char *proc_status(int status);

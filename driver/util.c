@@ -18,14 +18,6 @@ static void verr(const char *f, va_list ap) {
   fputc('\n', stderr);
 }
 
-/* Prints "shard: error: MSG" without exiting (for multi-part reports). */
-void err(const char *f, ...) {
-  va_list ap;
-  va_start(ap, f);
-  verr(f, ap);
-  va_end(ap);
-}
-
 /* Reports an error and exits 1; atexit handlers stop children and remove temporaries. */
 noreturn void die(const char *f, ...) {
   va_list ap;

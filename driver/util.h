@@ -14,7 +14,6 @@ struct argv {
 
 #define PRINTF(a, b) __attribute__((format(printf, a, b)))
 
-PRINTF(1, 2) void err(const char *fmt, ...);
 PRINTF(1, 2) noreturn void die(const char *fmt, ...);
 PRINTF(2, 3) noreturn void die_log(const char *log, const char *fmt, ...);
 PRINTF(1, 2) void note(const char *fmt, ...);

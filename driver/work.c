@@ -5,12 +5,10 @@
 #include "util.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static char *dir;     /* the work directory */
@@ -85,12 +83,11 @@ void work_set_tmpout(const char *path) {
   tmpout = path ? xstrdup(path) : NULL;
 }
 
-/* One shard job: opt -O<l> shard.K.bc -o - | llc ... -o shard.K.o */
+/* One shard job: clang -O<l> -c -x ir shard.K.bc -o shard.K.o, one process (cc1 runs inside
+   the clang driver). */
 struct job {
-  const struct shard *s;
-  pid_t opt, llc;   /* 0 once reaped */
-  int opt_st, llc_st;
-  int llc_first;    /* llc ended before opt */
+  const struct shard *s; /* NULL: slot free */
+  pid_t pid;
 };
 
 /* Orders shards by predicted cost, largest first, then by lower K. */
@@ -101,66 +98,53 @@ static int by_cost(const void *a, const void *b) {
   return x->id - y->id;
 }
 
-/* Starts shard S's opt | llc pipeline into J. */
-static void start(struct job *j, const struct shard *s, const struct manifest *m,
-                  const struct opts *o) {
-  struct argv a = {0}, b = {0};
-  int k = s->id, fds[2];
-  av_pushf(&a, "%s/opt", o->bindir);
-  av_pushf(&a, "-O%d", o->olevel);
-  av_pushf(&a, "%s/shard.%d.bc", dir, k);
-  av_push(&a, "-o");
-  av_push(&a, "-");
-  av_pushf(&b, "%s/llc", o->bindir);
-  av_pushf(&b, "-O%d", o->olevel);
-  av_push(&b, "-filetype=obj");
-  av_push(&b, m->pic ? "-relocation-model=pic" : "-relocation-model=static");
-  if (m->cpu)
-    av_pushf(&b, "-mcpu=%s", m->cpu);
-  if (m->features)
-    av_pushf(&b, "-mattr=%s", m->features);
-  av_push(&b, "-o");
-  av_pushf(&b, "%s/shard.%d.o", dir, k);
-  if (o->verbose) {
-    char *x = av_join(a.v), *y = av_join(b.v);
-    fprintf(stderr, "%s | %s\n", x, y);
-    free(x);
-    free(y);
-  }
-  char *olog = fmt("%s/shard.%d.opt.log", dir, k), *llog = fmt("%s/shard.%d.llc.log", dir, k);
-  proc_pipe(fds);
-  *j = (struct job){.s = s};
-  j->opt = proc_spawn(a.v, -1, fds[1], olog);
-  close(fds[1]);
-  j->llc = proc_spawn(b.v, fds[0], -1, llog);
-  close(fds[0]);
-  free(olog);
-  free(llog);
-  av_free(&a);
-  av_free(&b);
+/* The clang flag for the manifest's relocation model (as clang -c picks it for the source). */
+static const char *reloc_flag(enum reloc r) {
+  return r == RELOC_PIE ? "-fPIE" : r == RELOC_PIC ? "-fPIC" : "-fno-pic";
 }
 
-/* Checks a finished job; dies naming the shard, the tool, its status and its stderr. When
-   both tools failed, the one that ended first is the cause (llc failing makes opt's writes
-   fail or die of SIGPIPE; opt failing leaves llc a truncated input); the other is shown
-   after it. */
-static void check(const struct job *j) {
-  int k = j->s->id, st[2] = {j->opt_st, j->llc_st};
-  static const char *const name[2] = {"opt", "llc"};
-  if (!st[0] && !st[1])
-    return;
-  int opt_pipe = WIFSIGNALED(st[0]) && WTERMSIG(st[0]) == SIGPIPE;
-  int first = !st[0] || (opt_pipe && st[1]) ? 1 : !st[1] ? 0 : j->llc_first;
-  char *log = fmt("%s/shard.%d.%s.log", dir, k, name[first]);
-  err("shard %d: %s failed: %s", k, name[first], proc_status(st[first]));
-  print_file(log);
-  if (st[!first] && !(first == 1 && opt_pipe)) { /* opt's SIGPIPE only echoes llc's end */
-    log = fmt("%s/shard.%d.%s.log", dir, k, name[!first]);
-    fprintf(stderr, "shard: note: shard %d: %s also failed: %s\n", k, name[!first],
-            proc_status(st[!first]));
-    print_file(log);
+/* Starts shard S's clang job into J. The target comes from the manifest's triple (clang
+   would otherwise override the module's with its default); CPU and features are not passed:
+   every function carries its target-cpu and target-features attributes. */
+static void start(struct job *j, const struct shard *s, const struct manifest *m,
+                  const struct opts *o) {
+  struct argv a = {0};
+  int k = s->id;
+  av_pushf(&a, "%s/clang", o->bindir);
+  if (m->triple)
+    av_pushf(&a, "--target=%s", m->triple);
+  av_pushf(&a, "-O%d", o->olevel);
+  av_push(&a, "-c");
+  av_push(&a, "-x");
+  av_push(&a, "ir");
+  av_pushf(&a, "%s/shard.%d.bc", dir, k);
+  av_push(&a, "-o");
+  av_pushf(&a, "%s/shard.%d.o", dir, k);
+  av_push(&a, reloc_flag(m->reloc));
+  /* ld -r cannot carry an address-significance table (it keeps a stale one that lld
+     --icf=safe ignores with a warning), so the shards do not emit one, as llc did not. */
+  av_push(&a, "-fno-addrsig");
+  /* A crash would otherwise leave a reproducer (a copy of the shard) in $TMPDIR; the shard
+     itself is the reproducer (--keep-temps keeps it, -v shows the command). */
+  av_push(&a, "-fno-crash-diagnostics");
+  if (o->verbose) {
+    char *x = av_join(a.v);
+    fprintf(stderr, "%s\n", x);
+    free(x);
   }
-  exit(1);
+  char *log = fmt("%s/shard.%d.clang.log", dir, k);
+  *j = (struct job){.s = s, .pid = proc_spawn(a.v, log)};
+  free(log);
+  av_free(&a);
+}
+
+/* Checks a finished job; dies naming the shard, its status and clang's stderr. */
+static void check(const struct job *j, int st) {
+  if (!st)
+    return;
+  int k = j->s->id;
+  char *log = fmt("%s/shard.%d.clang.log", dir, k);
+  die_log(log, "shard %d: clang failed: %s", k, proc_status(st));
 }
 
 /* Phase 2: compiles every shard, at most -j jobs at once, largest predicted cost first. */
@@ -183,17 +167,11 @@ void work_compile(const struct manifest *m, const struct opts *o) {
     pid_t pid = proc_wait(&st);
     for (int i = 0; i < nj; i++) {
       struct job *j = &jobs[i];
-      if (!j->s || (pid != j->opt && pid != j->llc))
+      if (!j->s || pid != j->pid)
         continue;
-      if (pid == j->opt)
-        j->opt = 0, j->opt_st = st;
-      else
-        j->llc = 0, j->llc_st = st, j->llc_first = j->opt != 0;
-      if (!j->opt && !j->llc) {
-        check(j);
-        j->s = NULL;
-        running--;
-      }
+      check(j, st);
+      j->s = NULL;
+      running--;
       break;
     }
   }

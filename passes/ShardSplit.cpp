@@ -28,6 +28,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
@@ -481,6 +482,7 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Placed);
 
   std::vector<unsigned> Functions(P->NumShards, 0);
+  std::vector<uint64_t> Work(P->NumShards, 0); // predicted cost with copies and imports
   for (unsigned S = 0; S < P->NumShards; ++S) {
     const std::vector<uint8_t> &Here = Placed[S];
     auto Holds = [&](const GlobalValue *GV) {
@@ -491,8 +493,12 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
       auto It = L.Index.find(GV);
       return It != L.Index.end() && Here[It->second] == Own;
     };
-    for (uint32_t I = 0; I < L.Defs.size(); ++I)
+    for (uint32_t I = 0; I < L.Defs.size(); ++I) {
       Functions[S] += Here[I] == Own && isa<Function>(L.Defs[I]);
+      // An import is simplified and inlined but never compiled to code: half a copy.
+      if (Here[I] != NotHere)
+        Work[S] += getGlobalCost(*L.Defs[I]) / (Here[I] == Import ? 2 : 1);
+    }
 
     ValueToValueMapTy VMap;
     std::unique_ptr<Module> Shard = CloneModule(M, VMap, [&](const GlobalValue *GV) {
@@ -550,6 +556,8 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   writeFile(Dir + "/manifest", [&](raw_ostream &OS) {
     OS << "shard-manifest 1\n";
     OS << "shards " << P->NumShards << "\n";
+    if (std::string T = Triple(M.getTargetTriple()).str(); !T.empty())
+      OS << "triple " << T << "\n";
     OS << "reloc "
        << (M.getPICLevel() == PICLevel::NotPIC ? "static"
            : M.getPIELevel() != PIELevel::Default ? "pie"
@@ -560,7 +568,7 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     if (!Features.empty())
       OS << "features " << Features << "\n";
     for (unsigned S = 0; S < P->NumShards; ++S)
-      OS << "shard " << S << " cost " << P->ShardCost[S] << " functions " << Functions[S]
+      OS << "shard " << S << " cost " << Work[S] << " functions " << Functions[S]
          << "\n";
     for (const Promotion &Pr : Promoted)
       OS << "promoted " << Pr.NewName << " " << Pr.OldName << "\n";
