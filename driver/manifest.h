@@ -8,6 +8,8 @@ struct shard {
   int id;                    /* K */
   unsigned long long cost;   /* predicted cost C */
   unsigned long long funcs;  /* function count F */
+  double secs;               /* measured: wall time of its job */
+  long maxrss;               /* measured: peak resident memory of its job, KiB */
 };
 
 struct promo {

@@ -1,5 +1,6 @@
 /* proc: spawning children without a shell, waiting, and signal handling. */
 #define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE /* wait4 */
 #include "proc.h"
 #include "util.h"
 
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,10 +44,14 @@ void proc_block(int on) {
 }
 
 /* Reaps one child we know about and forgets it (signals blocked around it). */
+static long last_maxrss; /* ru_maxrss of the child reaped last */
+
 static void reap(pid_t pid, int *status) {
+  struct rusage ru;
   proc_block(1);
-  while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+  while (wait4(pid, status, 0, &ru) < 0 && errno == EINTR)
     ;
+  last_maxrss = ru.ru_maxrss;
   for (int i = 0; i < nkids; i++)
     if (kids[i] == pid)
       kids[i] = kids[--nkids];
@@ -155,6 +161,11 @@ pid_t proc_wait(int *status) {
     proc_interrupt_point();
     return si.si_pid;
   }
+}
+
+/* Peak resident memory in KiB of the child reaped last (from wait4). */
+long proc_last_maxrss(void) {
+  return last_maxrss;
 }
 
 /* Runs ARGV to completion with stdout and stderr in LOG; returns its wait status. */

@@ -9,6 +9,7 @@ pid_t proc_spawn(char *const argv[], const char *log);
 pid_t proc_wait(int *status);
 int proc_run(char *const argv[], const char *log);
 char *proc_status(int status);
+long proc_last_maxrss(void);
 void proc_interrupt_point(void);
 void proc_block(int on);
 void proc_kill_all(void);

@@ -86,8 +86,9 @@ void work_set_tmpout(const char *path) {
 /* One shard job: clang -O<l> -c -x ir shard.K.bc -o shard.K.o, one process (cc1 runs inside
    the clang driver). */
 struct job {
-  const struct shard *s; /* NULL: slot free */
+  struct shard *s; /* NULL: slot free */
   pid_t pid;
+  double t0;       /* start time */
 };
 
 /* Orders shards by predicted cost, largest first, then by lower K. */
@@ -106,7 +107,7 @@ static const char *reloc_flag(enum reloc r) {
 /* Starts shard S's clang job into J. The target comes from the manifest's triple (clang
    would otherwise override the module's with its default); CPU and features are not passed:
    every function carries its target-cpu and target-features attributes. */
-static void start(struct job *j, const struct shard *s, const struct manifest *m,
+static void start(struct job *j, struct shard *s, const struct manifest *m,
                   const struct opts *o) {
   struct argv a = {0};
   int k = s->id;
@@ -133,7 +134,7 @@ static void start(struct job *j, const struct shard *s, const struct manifest *m
     free(x);
   }
   char *log = fmt("%s/shard.%d.clang.log", dir, k);
-  *j = (struct job){.s = s, .pid = proc_spawn(a.v, log)};
+  *j = (struct job){.s = s, .pid = proc_spawn(a.v, log), .t0 = now()};
   free(log);
   av_free(&a);
 }
@@ -148,9 +149,9 @@ static void check(const struct job *j, int st) {
 }
 
 /* Phase 2: compiles every shard, at most -j jobs at once, largest predicted cost first. */
-void work_compile(const struct manifest *m, const struct opts *o) {
+void work_compile(struct manifest *m, const struct opts *o) {
   int n = m->nshards, nj = o->jobs < n ? o->jobs : n, next = 0, running = 0;
-  const struct shard **order = xmalloc(n * sizeof *order);
+  struct shard **order = xmalloc(n * sizeof *order);
   struct job *jobs = xmalloc(nj * sizeof *jobs);
   for (int i = 0; i < n; i++)
     order[i] = &m->shards[i];
@@ -170,6 +171,10 @@ void work_compile(const struct manifest *m, const struct opts *o) {
       if (!j->s || pid != j->pid)
         continue;
       check(j, st);
+      j->s->secs = now() - j->t0;
+      j->s->maxrss = proc_last_maxrss();
+      if (o->verbose)
+        note("shard %d done: %.3f s, %ld MiB peak", j->s->id, j->s->secs, j->s->maxrss / 1024);
       j->s = NULL;
       running--;
       break;

@@ -10,6 +10,6 @@ const char *work_dir(void);
 char *work_path(const char *name);
 void work_set_tmpout(const char *path);
 void work_cleanup(void);
-void work_compile(const struct manifest *m, const struct opts *o);
+void work_compile(struct manifest *m, const struct opts *o);
 
 #endif

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Modelled scaling past this machine: compiles a module with many shards one job at a time
+# (-j1, so each job's time is uncontended), then computes for P workers the makespan of
+# shard's own schedule (largest predicted cost first onto the next free worker) plus the
+# serial phases, and the speedup over serial `clang -O2 -c` measured in the same run.
+#   bench/scaling.sh [INPUT.bc] [SHARDS] [BUILD_DIR]   (default: sqlite3 IR, 64, build)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+input=${1:-}
+shards=${2:-64}
+build=$(cd "${3:-$here/../build}" && pwd)
+bindir=$(sed -n 's/^SHARD_LLVM_BINDIR:INTERNAL=//p' "$build/CMakeCache.txt")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if [ -z "$input" ]; then
+  src=$("$here/fetch-sqlite.sh")
+  input=$work/sqlite3.bc
+  "$bindir/clang" -O2 -Xclang -disable-llvm-passes -emit-llvm -c "$src" -o "$input" \
+    -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION
+fi
+start=$(date +%s.%N)
+"$bindir/clang" -O2 -c "$input" -o "$work/serial.o"
+serial=$(echo "$(date +%s.%N) - $start" | bc)
+"$build/bin/shard" -v -j1 --shards "$shards" --keep-temps "$work/k" -o "$work/shard.o" "$input" \
+  2>"$work/log"
+# Job lines: "shard: shard K done: S s, M MiB peak"; predicted costs from the manifest.
+awk '/^shard [0-9]+ cost /{print $2, $4}' "$work/k/manifest" | sort -k1,1 >"$work/cost"
+sed -n 's/^shard: shard \([0-9]*\) done: \([0-9.]*\) s.*/\1 \2/p' "$work/log" | sort -k1,1 >"$work/time"
+split=$(sed -n 's/^shard: phase 1 (split): \([0-9.]*\) s.*/\1/p' "$work/log")
+link=$(sed -n 's/^shard: phase 3 (link): \([0-9.]*\) s.*/\1/p' "$work/log")
+join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -v split="$split" \
+  -v link="$link" -v shards="$shards" '
+  { cost[NR] = $2; t[NR] = $3; total += $3; if ($3 > crit) { crit = $3; critk = $1 } }
+  END {
+    printf "serial clang -O2 -c: %.2f s; shard phases: split %.2f s, link %.2f s; %d jobs, %.2f s in all\n",
+      serial, split, link, NR, total
+    printf "critical path (largest job): shard %d, %.2f s\n\n", critk, crit
+    print "| workers P | makespan (s) | modelled wall (s) | speedup vs serial |"
+    print "|---:|---:|---:|---:|"
+    n = split(" 1 2 4 8 16 32 64", ps, " ")
+    for (i = 1; i <= n; i++) {
+      p = ps[i]; if (p > NR && p != 1) continue
+      for (w = 1; w <= p; w++) load[w] = 0
+      for (j = 1; j <= NR; j++) { m = 1; for (w = 2; w <= p; w++) if (load[w] < load[m]) m = w; load[m] += t[j] }
+      mk = 0; for (w = 1; w <= p; w++) if (load[w] > mk) mk = load[w]
+      wall = split + mk + link
+      printf "| %d | %.2f | %.2f | %.2f |\n", p, mk, wall, serial / wall
+    }
+  }'
