@@ -28,12 +28,12 @@ awk '/^shard [0-9]+ cost /{print $2, $4}' "$work/k/manifest" | sort -k1,1 >"$wor
 sed -n 's/^shard: shard \([0-9]*\) done: \([0-9.]*\) s.*/\1 \2/p' "$work/log" | sort -k1,1 >"$work/time"
 split=$(sed -n 's/^shard: phase 1 (split): \([0-9.]*\) s.*/\1/p' "$work/log")
 link=$(sed -n 's/^shard: phase 3 (link): \([0-9.]*\) s.*/\1/p' "$work/log")
-join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -v split="$split" \
+join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -v sp="$split" \
   -v link="$link" -v shards="$shards" '
   { cost[NR] = $2; t[NR] = $3; total += $3; if ($3 > crit) { crit = $3; critk = $1 } }
   END {
     printf "serial clang -O2 -c: %.2f s; shard phases: split %.2f s, link %.2f s; %d jobs, %.2f s in all\n",
-      serial, split, link, NR, total
+      serial, sp, link, NR, total
     printf "critical path (largest job): shard %d, %.2f s\n\n", critk, crit
     print "| workers P | makespan (s) | modelled wall (s) | speedup vs serial |"
     print "|---:|---:|---:|---:|"
@@ -43,7 +43,7 @@ join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -
       for (w = 1; w <= p; w++) load[w] = 0
       for (j = 1; j <= NR; j++) { m = 1; for (w = 2; w <= p; w++) if (load[w] < load[m]) m = w; load[m] += t[j] }
       mk = 0; for (w = 1; w <= p; w++) if (load[w] > mk) mk = load[w]
-      wall = split + mk + link
+      wall = sp + mk + link
       printf "| %d | %.2f | %.2f | %.2f |\n", p, mk, wall, serial / wall
     }
   }'
