@@ -332,31 +332,206 @@ std::vector<Promotion> promoteCrossShardLocals(Module &M, const Layout &L, unsig
   return Out;
 }
 
-/// Keeps in a per-shard array (ctors, dtors, used) the entries shard S should emit.
-void filterArray(Module &Shard, StringRef Name, function_ref<bool(const Constant *)> Keep) {
-  GlobalVariable *GV = Shard.getGlobalVariable(Name);
+/// Creates in Dst the declarations of global values a shard refers to but does not
+/// hold, on demand while its definitions are cloned: a shard declares only what it uses.
+struct Declarer final : ValueMaterializer {
+  Module &Dst;
+  explicit Declarer(Module &Dst) : Dst(Dst) {}
+  Value *materialize(Value *V) override {
+    auto *GV = dyn_cast<GlobalValue>(V);
+    if (!GV)
+      return nullptr;
+    GlobalValue *D;
+    if (GV->getValueType()->isFunctionTy()) { // functions, and aliases/ifuncs of them
+      auto *F = Function::Create(cast<FunctionType>(GV->getValueType()),
+                                 GlobalValue::ExternalLinkage, GV->getAddressSpace(),
+                                 GV->getName(), &Dst);
+      if (const auto *SF = dyn_cast<Function>(GV)) {
+        F->copyAttributesFrom(SF);
+        F->setPersonalityFn(nullptr); // these would point into the source module
+        F->setPrefixData(nullptr);
+        F->setPrologueData(nullptr);
+      }
+      D = F;
+    } else {
+      const auto *SV = dyn_cast<GlobalVariable>(GV);
+      auto *NV = new GlobalVariable(Dst, GV->getValueType(), SV && SV->isConstant(),
+                                    GlobalValue::ExternalLinkage, nullptr, GV->getName(),
+                                    nullptr, GV->getThreadLocalMode(), GV->getAddressSpace());
+      if (SV)
+        NV->copyAttributesFrom(SV);
+      D = NV;
+    }
+    D->setLinkage(GlobalValue::ExternalLinkage);
+    D->setVisibility(GV->getVisibility());
+    D->setDSOLocal(GV->isDSOLocal());
+    D->setUnnamedAddr(GV->getUnnamedAddr());
+    D->setDLLStorageClass(GV->getDLLStorageClass());
+    return D;
+  }
+};
+
+void copyComdat(GlobalObject &Dst, const GlobalObject &Src) {
+  if (const Comdat *C = Src.getComdat()) {
+    Comdat *DC = Dst.getParent()->getOrInsertComdat(C->getName());
+    DC->setSelectionKind(C->getSelectionKind());
+    Dst.setComdat(DC);
+  }
+}
+
+/// Builds shard module: clones the definitions Holds accepts (bodies and
+/// initialisers), declares what they refer to, and maps named metadata. Like
+/// CloneModule, but without a declaration of every other global of the module.
+std::unique_ptr<Module> cloneShard(const Module &M, function_ref<bool(const GlobalValue &)> Holds,
+                                   ValueToValueMapTy &VMap) {
+  auto New = std::make_unique<Module>(M.getModuleIdentifier(), M.getContext());
+  New->setSourceFileName(M.getSourceFileName());
+  New->setDataLayout(M.getDataLayout());
+  New->setTargetTriple(M.getTargetTriple());
+  Declarer Decl(*New);
+  auto Map = [&](const Constant *C) { return MapValue(C, VMap, RF_None, nullptr, &Decl); };
+
+  // Prototypes of held definitions, in module order, so references between them resolve.
+  for (const GlobalVariable &G : M.globals()) {
+    if (G.isDeclaration() || isPerShardArray(G) || !Holds(G))
+      continue;
+    auto *NG = new GlobalVariable(*New, G.getValueType(), G.isConstant(), G.getLinkage(),
+                                  nullptr, G.getName(), nullptr, G.getThreadLocalMode(),
+                                  G.getAddressSpace());
+    NG->copyAttributesFrom(&G);
+    VMap[&G] = NG;
+  }
+  for (const Function &F : M) {
+    if (F.isDeclaration() || !Holds(F))
+      continue;
+    Function *NF = Function::Create(F.getFunctionType(), F.getLinkage(), F.getAddressSpace(),
+                                    F.getName(), New.get());
+    NF->copyAttributesFrom(&F);
+    VMap[&F] = NF;
+  }
+  for (const GlobalAlias &A : M.aliases())
+    if (Holds(A)) {
+      auto *NA = GlobalAlias::create(A.getValueType(), A.getAddressSpace(), A.getLinkage(),
+                                     A.getName(), New.get());
+      NA->copyAttributesFrom(&A);
+      VMap[&A] = NA;
+    }
+  for (const GlobalIFunc &I : M.ifuncs())
+    if (Holds(I)) {
+      auto *NI = GlobalIFunc::create(I.getValueType(), I.getAddressSpace(), I.getLinkage(),
+                                     I.getName(), nullptr, New.get());
+      NI->copyAttributesFrom(&I);
+      VMap[&I] = NI;
+    }
+
+  // Bodies, then initialisers, aliasees and resolvers. VMap also holds the declarations
+  // made on demand meanwhile: ask Holds, not VMap, what to define. Functions whose
+  // blocks have their address taken go first, so that every blockaddress refers to a
+  // block already cloned (the mapper cannot wait for a body cloned by a later call).
+  auto CloneBody = [&](const Function &F) {
+    auto *NF = cast<Function>(VMap[&F]);
+    auto DestArg = NF->arg_begin();
+    for (const Argument &A : F.args()) {
+      DestArg->setName(A.getName());
+      VMap[&A] = &*DestArg++;
+    }
+    SmallVector<ReturnInst *, 8> Returns;
+    CloneFunctionInto(NF, &F, VMap, CloneFunctionChangeType::ClonedModule, Returns, "",
+                      nullptr, nullptr, &Decl);
+    NF->setPersonalityFn(F.hasPersonalityFn() ? Map(F.getPersonalityFn()) : nullptr);
+    NF->setPrefixData(F.hasPrefixData() ? Map(F.getPrefixData()) : nullptr);
+    NF->setPrologueData(F.hasPrologueData() ? Map(F.getPrologueData()) : nullptr);
+    copyComdat(*NF, F);
+  };
+  auto AddressTaken = [](const Function &F) {
+    return llvm::any_of(F, [](const BasicBlock &BB) { return BB.hasAddressTaken(); });
+  };
+  for (bool First : {true, false})
+    for (const Function &F : M)
+      if (!F.isDeclaration() && Holds(F) && AddressTaken(F) == First)
+        CloneBody(F);
+  for (const GlobalVariable &G : M.globals()) {
+    if (G.isDeclaration() || isPerShardArray(G) || !Holds(G))
+      continue;
+    auto *NG = cast<GlobalVariable>(VMap[&G]);
+    SmallVector<std::pair<unsigned, MDNode *>, 1> MDs;
+    G.getAllMetadata(MDs);
+    for (auto &[Kind, MD] : MDs)
+      NG->addMetadata(Kind, *MapMetadata(MD, VMap, RF_None, nullptr, &Decl));
+    NG->setInitializer(Map(G.getInitializer()));
+    copyComdat(*NG, G);
+  }
+  for (const GlobalAlias &A : M.aliases())
+    if (Holds(A))
+      cast<GlobalAlias>(VMap[&A])->setAliasee(Map(A.getAliasee()));
+  for (const GlobalIFunc &I : M.ifuncs())
+    if (Holds(I))
+      cast<GlobalIFunc>(VMap[&I])->setResolver(Map(I.getResolver()));
+  return New;
+}
+
+/// Puts the shard's functions and variables in the source module's order (declarations
+/// were made in order of first use), so that shards read like the input.
+void sortLikeSource(Module &Shard, const Module &M, ValueToValueMapTy &VMap) {
+  DenseMap<const GlobalValue *, unsigned> Pos;
+  unsigned N = 0;
+  for (const GlobalValue &GV : M.global_values()) {
+    const Value *V = VMap.lookup(&GV);
+    if (!V && isPerShardArray(GV)) // rebuilt, not mapped: find it by name
+      V = Shard.getNamedValue(GV.getName());
+    if (V)
+      Pos[cast<GlobalValue>(V)] = N++;
+  }
+  auto Key = [&](const GlobalValue &GV) {
+    auto It = Pos.find(&GV);
+    return It == Pos.end() ? N : It->second;
+  };
+  Shard.getFunctionList().sort(
+      [&](const Function &A, const Function &B) { return Key(A) < Key(B); });
+  std::vector<GlobalVariable *> Vars;
+  for (GlobalVariable &V : Shard.globals())
+    Vars.push_back(&V);
+  llvm::stable_sort(Vars, [&](GlobalVariable *A, GlobalVariable *B) { return Key(*A) < Key(*B); });
+  for (GlobalVariable *V : Vars) {
+    Shard.removeGlobalVariable(V);
+    Shard.insertGlobalVariable(V);
+  }
+}
+
+/// Clones into Shard the entries of a per-shard array (ctors, dtors, used) that Keep
+/// accepts; entries are judged on the source module's values.
+void cloneArray(Module &Shard, const Module &M, StringRef Name,
+                function_ref<bool(const Constant *)> Keep, ValueToValueMapTy &VMap) {
+  const GlobalVariable *GV = M.getGlobalVariable(Name);
   if (!GV || !GV->hasInitializer())
     return;
-  auto *Init = dyn_cast<ConstantArray>(GV->getInitializer());
+  const auto *Init = dyn_cast<ConstantArray>(GV->getInitializer());
   if (!Init) // zeroinitializer or empty
     return;
   SmallVector<Constant *, 16> Kept;
   for (const Use &U : Init->operands())
     if (Keep(cast<Constant>(U.get())))
       Kept.push_back(cast<Constant>(U.get()));
-  if (Kept.size() == Init->getNumOperands())
+  if (Kept.empty())
     return;
-  if (Kept.empty()) {
-    GV->eraseFromParent();
-    return;
-  }
+  Declarer Decl(Shard);
   auto *Ty = ArrayType::get(Init->getType()->getElementType(), Kept.size());
-  auto *New = new GlobalVariable(Shard, Ty, GV->isConstant(), GV->getLinkage(),
-                                 ConstantArray::get(Ty, Kept), "", GV,
-                                 GV->getThreadLocalMode());
+  auto *New = new GlobalVariable(Shard, Ty, GV->isConstant(), GV->getLinkage(), nullptr,
+                                 GV->getName(), nullptr, GV->getThreadLocalMode());
   New->copyAttributesFrom(GV);
-  New->takeName(GV);
-  GV->eraseFromParent();
+  New->setInitializer(MapValue(ConstantArray::get(Ty, Kept), VMap, RF_None, nullptr, &Decl));
+}
+
+/// Maps the module's named metadata into Shard (compile units, flags, idents).
+void cloneNamedMetadata(Module &Shard, const Module &M, ValueToValueMapTy &VMap) {
+  Declarer Decl(Shard);
+  for (const NamedMDNode &NMD : M.named_metadata()) {
+    if (NMD.getName() == PlanMD || NMD.getName() == TotalCostMD)
+      continue;
+    NamedMDNode *New = Shard.getOrInsertNamedMetadata(NMD.getName());
+    for (const MDNode *Op : NMD.operands())
+      New->addOperand(MapMetadata(Op, VMap, RF_None, nullptr, &Decl));
+  }
 }
 
 /// Removes the metadata shard-cost and shard-partition attached: shard modules
@@ -372,21 +547,33 @@ void stripShardMetadata(Module &Shard) {
       Shard.eraseNamedMetadata(NMD);
 }
 
-/// Keeps in each compile unit's global list only the variables this shard
-/// defines (and, in the asm shard, those with no variable left at all).
-void pruneDebugGlobals(Module &Shard, bool KeepOrphans) {
+/// Keeps in each compile unit's global list only the variables this shard defines
+/// (and, in the asm shard, those attached to no variable of the module at all), and
+/// drops !dbg from imported variables: only the owner describes a variable.
+void pruneDebugGlobals(Module &Shard, const Module &M, ValueToValueMapTy &VMap,
+                       bool KeepOrphans) {
   NamedMDNode *CUs = Shard.getNamedMetadata("llvm.dbg.cu");
   if (!CUs)
     return;
   SmallPtrSet<const Metadata *, 32> Defined, Attached;
-  for (GlobalVariable &V : Shard.globals()) {
-    SmallVector<DIGlobalVariableExpression *, 1> GVEs;
+  SmallVector<DIGlobalVariableExpression *, 1> GVEs;
+  for (const GlobalVariable &V : M.globals()) {
+    GVEs.clear();
     V.getDebugInfo(GVEs);
-    bool Elsewhere = V.isDeclaration() || V.hasAvailableExternallyLinkage();
-    for (DIGlobalVariableExpression *E : GVEs)
-      (Elsewhere ? Attached : Defined).insert(E);
-    if (Elsewhere)
+    for (DIGlobalVariableExpression *E : GVEs) { // as the shard sees it: mapped
+      Attached.insert(E);
+      if (auto Mapped = VMap.getMappedMD(E))
+        Attached.insert(*Mapped);
+    }
+  }
+  for (GlobalVariable &V : Shard.globals()) {
+    if (V.isDeclaration() || V.hasAvailableExternallyLinkage()) {
       V.eraseMetadata(LLVMContext::MD_dbg);
+      continue;
+    }
+    GVEs.clear();
+    V.getDebugInfo(GVEs);
+    Defined.insert(GVEs.begin(), GVEs.end());
   }
   for (MDNode *N : CUs->operands()) {
     auto *CU = dyn_cast<DICompileUnit>(N);
@@ -399,51 +586,6 @@ void pruneDebugGlobals(Module &Shard, bool KeepOrphans) {
         Kept.push_back(E);
     if (Kept.size() != All.size())
       CU->replaceGlobalVariables(MDTuple::get(Shard.getContext(), Kept));
-  }
-}
-
-/// Turns what CloneModule left of other shards' aliases and ifuncs into proper
-/// declarations, and drops declarations nobody uses.
-void fixDeclarations(Module &Shard, const Module &Src) {
-  for (GlobalValue &GV : Shard.global_values()) {
-    if (!GV.isDeclaration())
-      continue;
-    const GlobalValue *Orig = Src.getNamedValue(GV.getName());
-    if (Orig && isa<GlobalAlias>(Orig)) {
-      GV.setVisibility(Orig->getVisibility());
-      GV.setDSOLocal(Orig->isDSOLocal());
-      GV.setUnnamedAddr(Orig->getUnnamedAddr());
-    }
-  }
-  for (GlobalIFunc &GI : llvm::make_early_inc_range(Shard.ifuncs())) {
-    if (GI.getResolverFunction() && !GI.getResolverFunction()->isDeclaration())
-      continue;
-    Function *Decl = Function::Create(cast<FunctionType>(GI.getValueType()),
-                                      GlobalValue::ExternalLinkage, GI.getAddressSpace(),
-                                      "", &Shard);
-    Decl->setVisibility(GI.getVisibility());
-    Decl->setDSOLocal(GI.isDSOLocal());
-    Decl->takeName(&GI);
-    GI.replaceAllUsesWith(Decl);
-    GI.eraseFromParent();
-  }
-  // filterArray leaves the old ctors/dtors/used initialisers behind as dead
-  // constants that still "use" the entries it dropped; without removing them a
-  // local of another shard named only there (e.g. in llvm.used) would survive
-  // as a stray `external` declaration under its unpromoted name.
-  for (Function &F : llvm::make_early_inc_range(Shard.functions())) {
-    if (!F.isDeclaration() || F.isIntrinsic())
-      continue;
-    F.removeDeadConstantUsers();
-    if (F.use_empty())
-      F.eraseFromParent();
-  }
-  for (GlobalVariable &V : llvm::make_early_inc_range(Shard.globals())) {
-    if (!V.isDeclaration())
-      continue;
-    V.removeDeadConstantUsers();
-    if (V.use_empty())
-      V.eraseFromParent();
   }
 }
 
@@ -501,38 +643,31 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     }
 
     ValueToValueMapTy VMap;
-    std::unique_ptr<Module> Shard = CloneModule(M, VMap, [&](const GlobalValue *GV) {
-      return isPerShardArray(*GV) || Holds(GV);
-    });
+    std::unique_ptr<Module> Shard = cloneShard(M, [&](const GlobalValue &GV) { return Holds(&GV); },
+                                               VMap);
     for (uint32_t I = 0; I < L.Defs.size(); ++I)
       if (Here[I] == Import)
         cast<GlobalValue>(VMap[L.Defs[I]])->setLinkage(GlobalValue::AvailableExternallyLinkage);
     bool IsAsmShard = S == P->AsmShard;
-    if (!IsAsmShard)
-      Shard->setModuleInlineAsm("");
+    if (IsAsmShard)
+      Shard->setModuleInlineAsm(M.getModuleInlineAsm());
 
     // Entries of ctors/dtors run once: in the owner of the function, or in every
     // copy of a comdat-keyed entry (the linker keeps one group). Entries naming
-    // something defined nowhere stay in the asm shard.
-    // Entries are mapped back to the source module through VMap, not by name:
-    // an unnamed ctor (name "") was not found by name, so its entry was dropped
-    // in its owner and kept in the asm shard against an undefined @N.
-    DenseMap<const Value *, const GlobalValue *> SrcOf;
-    for (const GlobalValue &GV : M.global_values())
-      if (const Value *V = VMap.lookup(&GV))
-        SrcOf[V] = &GV;
-    auto Orig = [&](const Constant *C) -> const GlobalValue * {
-      return SrcOf.lookup(C->stripPointerCasts());
+    // something defined nowhere stay in the asm shard. Entries are judged on the
+    // source module's values, so unnamed functions are handled too.
+    auto Orig = [](const Constant *C) {
+      return dyn_cast<GlobalValue>(C->stripPointerCasts());
     };
     auto KeepStructor = [&](const Constant *E) {
       auto *CS = dyn_cast<ConstantStruct>(E);
-      const GlobalValue *SrcFn = CS && CS->getNumOperands() > 1 ? Orig(CS->getOperand(1)) : nullptr;
-      const GlobalValue *SrcKey = CS && CS->getNumOperands() > 2 ? Orig(CS->getOperand(2)) : nullptr;
-      if (!SrcFn || SrcFn->isDeclaration())
+      const GlobalValue *Fn = CS && CS->getNumOperands() > 1 ? Orig(CS->getOperand(1)) : nullptr;
+      const GlobalValue *Key = CS && CS->getNumOperands() > 2 ? Orig(CS->getOperand(2)) : nullptr;
+      if (!Fn || Fn->isDeclaration())
         return IsAsmShard;
-      if (Owns(SrcFn))
+      if (Owns(Fn))
         return true;
-      return Holds(SrcFn) && SrcKey && SrcKey->hasComdat() && Holds(SrcKey);
+      return Holds(Fn) && Key && Key->hasComdat() && Holds(Key);
     };
     auto KeepUsed = [&](const Constant *E) {
       const GlobalValue *Src = Orig(E);
@@ -540,13 +675,14 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
         return IsAsmShard;
       return Holds(Src);
     };
-    filterArray(*Shard, "llvm.global_ctors", KeepStructor);
-    filterArray(*Shard, "llvm.global_dtors", KeepStructor);
-    filterArray(*Shard, "llvm.used", KeepUsed);
-    filterArray(*Shard, "llvm.compiler.used", KeepUsed);
+    cloneArray(*Shard, M, "llvm.global_ctors", KeepStructor, VMap);
+    cloneArray(*Shard, M, "llvm.global_dtors", KeepStructor, VMap);
+    cloneArray(*Shard, M, "llvm.used", KeepUsed, VMap);
+    cloneArray(*Shard, M, "llvm.compiler.used", KeepUsed, VMap);
+    cloneNamedMetadata(*Shard, M, VMap);
+    sortLikeSource(*Shard, M, VMap);
     stripShardMetadata(*Shard);
-    pruneDebugGlobals(*Shard, IsAsmShard);
-    fixDeclarations(*Shard, M);
+    pruneDebugGlobals(*Shard, M, VMap, IsAsmShard);
 
     writeFile(Dir + "/shard." + std::to_string(S) + ".bc",
               [&](raw_ostream &OS) { WriteBitcodeToFile(*Shard, OS); });
