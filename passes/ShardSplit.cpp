@@ -159,7 +159,10 @@ bool dupEligible(const GlobalValue &GV, const SplitLimits &Lim) {
 /// A definition another shard may import as available_externally: a function
 /// small enough to be inlined, or a constant whose loads can be folded.
 bool importEligible(const GlobalValue &GV, const SplitLimits &Lim) {
-  if (GV.isInterposable() || GV.hasAvailableExternallyLinkage() || GV.hasComdat())
+  // ODR definitions may be imported from a comdat (the import itself has none);
+  // others in a comdat could be replaced by another object's copy at link time.
+  if (GV.isInterposable() || GV.hasAvailableExternallyLinkage() ||
+      (GV.hasComdat() && !GV.hasLinkOnceODRLinkage() && !GV.hasWeakODRLinkage()))
     return false;
   if (const auto *F = dyn_cast<Function>(&GV)) {
     uint64_t Limit = Lim.ImportCost;
@@ -185,7 +188,10 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim) {
     L.Owner.push_back(*S);
   }
   // Copy units: comdats with selection "any" whose members may all be discarded
-  // when unused (linkonce) or are private to the group (local).
+  // when unused (linkonce) or are private to the group (local), and that are small:
+  // copying every template a C++ shard touches would multiply the work (rustc's
+  // codegen units learnt this). Larger discardable groups stay with their owner,
+  // which keeps them alive for the other shards (keepAlive), and are imported.
   DenseMap<const Comdat *, int32_t> UnitOf;
   std::vector<bool> Copyable;
   L.Unit.assign(L.Defs.size(), -1);
@@ -214,8 +220,12 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim) {
     if (!GV.hasLinkOnceLinkage() && !GV.hasLocalLinkage())
       Copyable[It->second] = false;
   }
+  std::vector<uint64_t> UnitCost(L.UnitMembers.size(), 0);
   for (uint32_t I = 0; I < L.Defs.size(); ++I)
-    if (L.Unit[I] >= 0 && !Copyable[L.Unit[I]])
+    if (L.Unit[I] >= 0)
+      UnitCost[L.Unit[I]] += getGlobalCost(*L.Defs[I]);
+  for (uint32_t I = 0; I < L.Defs.size(); ++I)
+    if (L.Unit[I] >= 0 && (!Copyable[L.Unit[I]] || UnitCost[L.Unit[I]] > Lim.DupCost))
       L.Unit[I] = -1;
   L.Refs.resize(L.Defs.size());
   for (uint32_t I = 0; I < L.Defs.size(); ++I)
@@ -240,23 +250,28 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim) {
 void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S,
                 std::vector<uint8_t> &Placed) {
   Placed.assign(L.Defs.size(), NotHere);
-  std::vector<std::vector<uint32_t>> Level(Lim.Depth + 1);
+  // Copies of discardable groups reach one level deeper than imports: past that,
+  // their owner keeps them alive (keepAlive) and a declaration does.
+  const unsigned CopyDepth = Lim.Depth + 1;
+  std::vector<std::vector<uint32_t>> Level(CopyDepth + 1);
   for (uint32_t I = 0; I < L.Defs.size(); ++I)
     if (L.Owner[I] == S) {
       Placed[I] = Own;
       Level[0].push_back(I);
     }
-  for (unsigned D = 0; D <= Lim.Depth; ++D) {
+  for (unsigned D = 0; D <= CopyDepth; ++D) {
     for (size_t K = 0; K < Level[D].size(); ++K) { // grows while we walk it
       uint32_t I = Level[D][K];
       for (uint32_t R : L.Refs[I]) {
         if (Placed[R] != NotHere)
           continue;
         if (L.Unit[R] >= 0) {
+          if (D >= CopyDepth)
+            continue;
           for (uint32_t Member : L.UnitMembers[L.Unit[R]])
             if (Placed[Member] == NotHere) {
               Placed[Member] = Copy;
-              Level[D].push_back(Member);
+              Level[D + 1].push_back(Member);
             }
         } else if (L.Dup[R]) {
           Placed[R] = Dup;
@@ -330,6 +345,26 @@ std::vector<Promotion> promoteCrossShardLocals(Module &M, const Layout &L, unsig
     Out.push_back(std::move(P));
   }
   return Out;
+}
+
+/// Makes a discardable (linkonce) definition that another shard refers to without
+/// holding it weak in its owner, where the optimiser would otherwise drop it once
+/// unused there; the comdat, if any, still lets the linker keep one copy.
+void keepAlive(const Layout &L, unsigned NumShards,
+               const std::vector<std::vector<uint8_t>> &Placed) {
+  std::vector<uint8_t> Needed(L.Defs.size(), 0);
+  for (unsigned S = 0; S < NumShards; ++S)
+    for (uint32_t I = 0; I < L.Defs.size(); ++I)
+      if (Placed[S][I] != NotHere)
+        for (uint32_t R : L.Refs[I])
+          if (Placed[S][R] == NotHere || Placed[S][R] == Import)
+            Needed[R] = 1;
+  for (uint32_t I = 0; I < L.Defs.size(); ++I) {
+    GlobalValue *GV = L.Defs[I];
+    if (Needed[I] && GV->hasLinkOnceLinkage())
+      GV->setLinkage(GV->hasLinkOnceODRLinkage() ? GlobalValue::WeakODRLinkage
+                                                 : GlobalValue::WeakAnyLinkage);
+  }
 }
 
 /// Creates in Dst the declarations of global values a shard refers to but does not
@@ -622,6 +657,7 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   for (unsigned S = 0; S < P->NumShards; ++S)
     placeShard(L, Limits, S, Placed[S]);
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Placed);
+  keepAlive(L, P->NumShards, Placed);
 
   std::vector<unsigned> Functions(P->NumShards, 0);
   std::vector<uint64_t> Work(P->NumShards, 0); // predicted cost with copies and imports
@@ -646,8 +682,12 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     std::unique_ptr<Module> Shard = cloneShard(M, [&](const GlobalValue &GV) { return Holds(&GV); },
                                                VMap);
     for (uint32_t I = 0; I < L.Defs.size(); ++I)
-      if (Here[I] == Import)
-        cast<GlobalValue>(VMap[L.Defs[I]])->setLinkage(GlobalValue::AvailableExternallyLinkage);
+      if (Here[I] == Import) {
+        auto *GV = cast<GlobalValue>(VMap[L.Defs[I]]);
+        GV->setLinkage(GlobalValue::AvailableExternallyLinkage);
+        if (auto *GO = dyn_cast<GlobalObject>(GV))
+          GO->setComdat(nullptr);
+      }
     bool IsAsmShard = S == P->AsmShard;
     if (IsAsmShard)
       Shard->setModuleInlineAsm(M.getModuleInlineAsm());

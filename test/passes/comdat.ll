@@ -8,10 +8,12 @@
 ; Every group below costs 100 and there are as many groups as shards, so shard K holds
 ; the K-th group in name order: grp, lo, lo_nc, u1, u2, wo. Were the comdat members not
 ; kept together, the costs (49, 50, 1) would scatter them and the shards would differ.
-; Functions are noinline so that no shard imports a body to inline.
+; Functions are noinline so that no shard imports a body to inline. dup-cost=1000 lets
+; these groups be copied (by default only groups costing at most 60 are: see
+; comdat-keepalive.ll for larger ones).
 ;
 ; RUN: rm -rf %t && mkdir %t
-; RUN: %opt-shard -passes='shard-partition<shards=6>,print<shard-plan>,shard-split<dir=%t>' \
+; RUN: %opt-shard -passes='shard-partition<shards=6>,print<shard-plan>,shard-split<dir=%t;dup-cost=1000>' \
 ; RUN:   -disable-output %s 2>&1 | FileCheck --check-prefix=PLAN %s
 ; Each shard's definitions and declarations are listed exactly (no other define or
 ; declare may appear).
