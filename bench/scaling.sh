@@ -2,7 +2,10 @@
 # Modelled scaling past this machine: compiles a module with many shards one job at a time
 # (-j1, so each job's time is uncontended), then computes for P workers the makespan of
 # shard's own schedule (largest predicted cost first onto the next free worker) plus the
-# serial phases, and the speedup over serial `clang -O2 -c` measured in the same run.
+# other phases, and the speedup over serial `clang -O2 -c` measured in the same run.
+# Phase 1 at P workers runs in parts(P) processes (1 below 4 workers, else min(P/2, 8):
+# driver/main.c); each parses and partitions the whole module (measured alone) and
+# writes 1/parts of the shards.
 #   bench/scaling.sh [INPUT.bc] [SHARDS] [BUILD_DIR]   (default: sqlite3 IR, 64, build)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,6 +24,10 @@ fi
 start=$(date +%s.%N)
 "$bindir/clang" -O2 -c "$input" -o "$work/serial.o"
 serial=$(echo "$(date +%s.%N) - $start" | bc)
+start=$(date +%s.%N)
+"$bindir/opt" -load-pass-plugin="$build/lib/ShardPlugin.so" \
+  -passes="shard-cost,shard-partition<shards=$shards>" -disable-output "$input"
+plan=$(echo "$(date +%s.%N) - $start" | bc)
 "$build/bin/shard" -v -j1 --shards "$shards" --keep-temps "$work/k" -o "$work/shard.o" "$input" \
   2>"$work/log"
 # Job lines: "shard: shard K done: S s, M MiB peak"; predicted costs from the manifest.
@@ -29,21 +36,23 @@ sed -n 's/^shard: shard \([0-9]*\) done: \([0-9.]*\) s.*/\1 \2/p' "$work/log" | 
 split=$(sed -n 's/^shard: phase 1 (split): \([0-9.]*\) s.*/\1/p' "$work/log")
 link=$(sed -n 's/^shard: phase 3 (link): \([0-9.]*\) s.*/\1/p' "$work/log")
 join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -v sp="$split" \
-  -v link="$link" -v shards="$shards" '
+  -v link="$link" -v plan="$plan" -v shards="$shards" '
   { cost[NR] = $2; t[NR] = $3; total += $3; if ($3 > crit) { crit = $3; critk = $1 } }
   END {
-    printf "serial clang -O2 -c: %.2f s; shard phases: split %.2f s, link %.2f s; %d jobs, %.2f s in all\n",
-      serial, sp, link, NR, total
+    printf "serial clang -O2 -c: %.2f s; shard phases: split %.2f s (of which parse and plan %.2f s), link %.2f s; %d jobs, %.2f s in all\n",
+      serial, sp, plan, link, NR, total
     printf "critical path (largest job): shard %d, %.2f s\n\n", critk, crit
-    print "| workers P | makespan (s) | modelled wall (s) | speedup vs serial |"
-    print "|---:|---:|---:|---:|"
+    print "| workers P | split processes | phase 1 (s) | makespan (s) | modelled wall (s) | speedup vs serial |"
+    print "|---:|---:|---:|---:|---:|---:|"
     n = split(" 1 2 4 8 16 32 64", ps, " ")
     for (i = 1; i <= n; i++) {
       p = ps[i]; if (p > NR && p != 1) continue
       for (w = 1; w <= p; w++) load[w] = 0
       for (j = 1; j <= NR; j++) { m = 1; for (w = 2; w <= p; w++) if (load[w] < load[m]) m = w; load[m] += t[j] }
       mk = 0; for (w = 1; w <= p; w++) if (load[w] > mk) mk = load[w]
-      wall = sp + mk + link
-      printf "| %d | %.2f | %.2f | %.2f |\n", p, mk, wall, serial / wall
+      parts = p < 4 ? 1 : (p / 2 < 8 ? int(p / 2) : 8)
+      p1 = plan + (sp - plan) / parts
+      wall = p1 + mk + link
+      printf "| %d | %d | %.2f | %.2f | %.2f | %.2f |\n", p, parts, p1, mk, wall, serial / wall
     }
   }'

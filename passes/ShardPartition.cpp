@@ -4,16 +4,19 @@
 // records the plan as metadata (!shard.partition on global objects, !shard.plan
 // on the module). Values that must stay in one object file are grouped first:
 // comdat members, aliases and ifuncs with what they point to, block-address users
-// with the function, !associated globals, and whatever module asm names. Groups
+// with the function, !associated globals, whatever module asm names, and the
+// members of a multiversioned family (!shard.mv.family, from shard-mv). Groups
 // are then balanced by predicted cost, largest first onto the least-loaded shard
 // (passes/partition.c). Ties are broken by name, then by module order.
 //
 //===----------------------------------------------------------------------===//
+#include "MV.h"
 #include "Shard.h"
 #include "partition.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalAlias.h"
@@ -114,8 +117,18 @@ SmallVector<StringRef, 16> asmWords(StringRef Asm) {
 
 void groupInseparables(Module &M, Groups &G) {
   DenseMap<const Comdat *, const GlobalValue *> ComdatLeader;
+  StringMap<const GlobalValue *> MVFamilyLeader;
   for (GlobalValue *GV : G.Nodes) {
     if (const auto *GO = dyn_cast<GlobalObject>(GV)) {
+      // A multiversioned family (shard-mv: default, clones, resolver, pointer
+      // and stub, all internal) stays in one shard; its ifunc follows the resolver.
+      if (const MDNode *MD = GO->getMetadata(MVFamilyMD))
+        if (MD->getNumOperands() == 1)
+          if (auto *Name = dyn_cast_or_null<MDString>(MD->getOperand(0).get())) {
+            auto [It, New] = MVFamilyLeader.try_emplace(Name->getString(), GV);
+            if (!New)
+              G.join(It->second, GV);
+          }
       if (const Comdat *C = GO->getComdat()) {
         auto [It, New] = ComdatLeader.try_emplace(C, GV);
         if (!New)

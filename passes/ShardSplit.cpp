@@ -677,6 +677,10 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
       if (Here[I] != NotHere)
         Work[S] += getGlobalCost(*L.Defs[I]) / (Here[I] == Import ? 2 : 1);
     }
+    // With parts=P, this process writes every P-th shard: P processes split one
+    // module in parallel, each having made the same plan and the same decisions.
+    if (S % Limits.Parts != Limits.Part)
+      continue;
 
     ValueToValueMapTy VMap;
     std::unique_ptr<Module> Shard = cloneShard(M, [&](const GlobalValue &GV) { return Holds(&GV); },
@@ -728,6 +732,8 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
               [&](raw_ostream &OS) { WriteBitcodeToFile(*Shard, OS); });
   }
 
+  if (Limits.Part != 0) // part 0 writes the manifest
+    return PreservedAnalyses::none();
   auto [CPU, Features] = moduleTarget(M);
   writeFile(Dir + "/manifest", [&](raw_ostream &OS) {
     OS << "shard-manifest 1\n";
@@ -763,6 +769,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";import-depth=" << Limits.Depth;
   if (Limits.ConstBytes != D.ConstBytes)
     OS << ";const-bytes=" << Limits.ConstBytes;
+  if (Limits.Parts != D.Parts)
+    OS << ";parts=" << Limits.Parts << ";part=" << Limits.Part;
   OS << ">";
 }
 

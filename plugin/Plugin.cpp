@@ -6,8 +6,17 @@
 //   shard-partition<shards=N>    assign global values to shards (N=0: automatic)
 //   shard-split<dir=PATH>        write one module per shard and a manifest
 //   print<shard-plan>            print the plan
+//   shard-mv-annotate<targets=T1:T2>  choose the CPU targets each function is cloned for
+//   shard-mv<dispatch=ifunc|table|auto;force=T|default;trace>  clone and dispatch
+//
+// With -shard-mv-targets=T1,T2 (clang: -mllvm -shard-mv-targets=...), the two
+// multiversioning passes also run in the default -O1..-O3 pipelines, at the start
+// of the optimisation pipeline (OptimizerEarly): after inlining and
+// simplification, before the loop vectoriser, so that every clone is vectorised
+// and code-generated for its own target.
 //
 //===----------------------------------------------------------------------===//
+#include "MV.h"
 #include "Shard.h"
 
 #include "llvm/Config/llvm-config.h"
@@ -78,10 +87,10 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       continue;
     }
     if (Key != "import-cost" && Key != "dup-cost" && Key != "import-depth" &&
-        Key != "const-bytes")
+        Key != "const-bytes" && Key != "parts" && Key != "part")
       return badParam("shard-split", Param,
-                      "expected dir=PATH, import-cost=N, dup-cost=N, import-depth=N or "
-                      "const-bytes=N");
+                      "expected dir=PATH, import-cost=N, dup-cost=N, import-depth=N, "
+                      "const-bytes=N, parts=N or part=N");
     if (Value.getAsInteger(10, N) || (Key == "import-depth" && N > 16))
       return badParam("shard-split", Param,
                       Key == "import-depth" ? "expected an integer from 0 to 16"
@@ -92,12 +101,64 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       Lim.DupCost = N;
     else if (Key == "import-depth")
       Lim.Depth = N;
+    else if (Key == "parts")
+      Lim.Parts = N;
+    else if (Key == "part")
+      Lim.Part = N;
     else
       Lim.ConstBytes = N;
   }
   if (Dir.empty())
     return badParam("shard-split", "", "expected dir=PATH");
+  if (Lim.Parts == 0 || Lim.Part >= Lim.Parts)
+    return badParam("shard-split", "parts=" + std::to_string(Lim.Parts),
+                    "expected parts >= 1 and part < parts");
   MPM.addPass(shard::ShardSplitPass(Dir, Lim));
+  return true;
+}
+
+bool parseMVAnnotate(StringRef Params, ModulePassManager &MPM) {
+  std::string Targets;
+  while (!Params.empty()) {
+    StringRef Param;
+    std::tie(Param, Params) = Params.split(';');
+    auto [Key, Value] = Param.split('=');
+    if (Key != "targets" || Value.empty())
+      return badParam("shard-mv-annotate", Param,
+                      "expected targets=T1:T2:... (x86-64-v2, x86-64-v3, x86-64-v4 or CPU names)");
+    std::vector<shard::MVTarget> Ts;
+    std::string Err;
+    if (!shard::parseMVTargetList(Value, Ts, Err))
+      return badParam("shard-mv-annotate", Param, Err);
+    Targets = Value.str();
+  }
+  MPM.addPass(shard::MVAnnotatePass(Targets));
+  return true;
+}
+
+bool parseMVClone(StringRef Params, ModulePassManager &MPM) {
+  shard::MVOptions Opts;
+  while (!Params.empty()) {
+    StringRef Param;
+    std::tie(Param, Params) = Params.split(';');
+    auto [Key, Value] = Param.split('=');
+    if (Key == "dispatch") {
+      Opts.Dispatch = shard::parseMVDispatch(Value);
+      if (!Opts.Dispatch)
+        return badParam("shard-mv", Param, "dispatch must be ifunc, table or auto");
+    } else if (Key == "force" && !Value.empty()) {
+      std::string Err;
+      if (Value != "default" && !shard::parseMVTarget(Value, Err))
+        return badParam("shard-mv", Param, Err);
+      Opts.Force = Value.str();
+    } else if (Param == "trace") {
+      Opts.Trace = true;
+    } else {
+      return badParam("shard-mv", Param,
+                      "expected dispatch=ifunc|table|auto, force=TARGET|default or trace");
+    }
+  }
+  MPM.addPass(shard::MVClonePass(Opts));
   return true;
 }
 
@@ -116,7 +177,19 @@ bool parseModulePass(StringRef Name, ModulePassManager &MPM,
     return parseShardPartition(Params, MPM);
   if (matchPass(Name, "shard-split", Params))
     return parseShardSplit(Params, MPM);
+  if (matchPass(Name, "shard-mv-annotate", Params))
+    return parseMVAnnotate(Params, MPM);
+  if (matchPass(Name, "shard-mv", Params))
+    return parseMVClone(Params, MPM);
   return false;
+}
+
+/// The multiversioning passes in the default pipelines, when -shard-mv-targets is given.
+void addMVPasses(ModulePassManager &MPM, OptimizationLevel Level) {
+  if (Level == OptimizationLevel::O0 || shard::mvTargetsOption().empty())
+    return;
+  MPM.addPass(shard::MVAnnotatePass(""));
+  MPM.addPass(shard::MVClonePass(shard::MVOptions()));
 }
 
 void registerCallbacks(PassBuilder &PB) {
@@ -125,8 +198,21 @@ void registerCallbacks(PassBuilder &PB) {
     PIC->addClassToPassName(shard::ShardPartitionPass::name(), "shard-partition");
     PIC->addClassToPassName(shard::ShardSplitPass::name(), "shard-split");
     PIC->addClassToPassName(shard::ShardPlanPrinterPass::name(), "print<shard-plan>");
+    PIC->addClassToPassName(shard::MVAnnotatePass::name(), "shard-mv-annotate");
+    PIC->addClassToPassName(shard::MVClonePass::name(), "shard-mv");
   }
   PB.registerPipelineParsingCallback(parseModulePass);
+  // OptimizerEarly: after the inliner and the function simplification pipeline,
+  // before the loop vectoriser (LLVM 20 added the LTO phase argument).
+#if LLVM_VERSION_MAJOR >= 20
+  PB.registerOptimizerEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel Level, ThinOrFullLTOPhase) {
+        addMVPasses(MPM, Level);
+      });
+#else
+  PB.registerOptimizerEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel Level) { addMVPasses(MPM, Level); });
+#endif
 }
 
 } // namespace

@@ -37,6 +37,13 @@
 ; RUN:   | FileCheck --check-prefix=BADKEY %s
 ; BADKEY: shard-split: invalid parameter 'path=x': expected dir=PATH
 ;
+; RUN: not %opt-shard -passes='shard-split<dir=x;parts=2;part=2>' -disable-output %s 2>&1 \
+; RUN:   | FileCheck --check-prefix=PART %s
+; PART: shard-split: invalid parameter 'parts=2': expected parts >= 1 and part < parts
+; RUN: not %opt-shard -passes='shard-split<dir=x;import-depth=17>' -disable-output %s 2>&1 \
+; RUN:   | FileCheck --check-prefix=DEPTH %s
+; DEPTH: shard-split: invalid parameter 'import-depth=17': expected an integer from 0 to 16
+;
 ; shard-split without a plan, or into a directory that does not exist: fatal, and
 ; nothing is written.
 ; RUN: rm -rf %t && mkdir %t
