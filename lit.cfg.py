@@ -27,6 +27,9 @@ config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "I
 config.substitutions.append(("%llvm-major", str(config.llvm_major)))
 
 config.available_features.add("llvm-%d" % config.llvm_major)
+import platform
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64")
 if config.sqlite_c and os.path.exists(config.sqlite_c):
     config.available_features.add("sqlite")
     config.substitutions.append(("%sqlite3_c", config.sqlite_c))

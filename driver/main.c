@@ -65,13 +65,17 @@ static void split(const struct opts *o) {
     struct argv a = {0};
     av_pushf(&a, "%s/opt", o->bindir);
     av_pushf(&a, "-load-pass-plugin=%s", o->plugin);
+    char *mv = o->mv_targets ? fmt("shard-mv-annotate<targets=%s>,shard-mv,", o->mv_targets)
+                             : xstrdup("");
     if (parts == 1)
-      av_pushf(&a, "-passes=shard-cost,shard-partition<shards=%d>,shard-split<dir=%s>",
+      av_pushf(&a, "-passes=%sshard-cost,shard-partition<shards=%d>,shard-split<dir=%s>", mv,
                o->shards, work_dir());
     else
       av_pushf(&a,
-               "-passes=shard-cost,shard-partition<shards=%d>,shard-split<dir=%s;parts=%d;part=%d>",
-               o->shards, work_dir(), parts, i);
+               "-passes=%sshard-cost,shard-partition<shards=%d>,shard-split<dir=%s;parts=%d;"
+               "part=%d>",
+               mv, o->shards, work_dir(), parts, i);
+    free(mv);
     av_push(&a, "-disable-output");
     av_push(&a, o->input);
     char *name = i ? fmt("split.%d.log", i) : xstrdup("split.log"), *log = work_path(name);

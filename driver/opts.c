@@ -3,6 +3,7 @@
 #include "opts.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -21,8 +22,8 @@
 #define MAX_SHARDS 4096
 
 static const char usage_line[] =
-    "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--keep-temps DIR] [-v]\n"
-    "             [--llvm-bindir DIR] [--plugin PATH] -o OUT INPUT\n";
+    "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"
+    "             [--keep-temps DIR] [--llvm-bindir DIR] [--plugin PATH] -o OUT INPUT\n";
 
 /* Prints --help text. */
 static void help(void) {
@@ -34,6 +35,9 @@ static void help(void) {
          "  -j N                shard jobs run at once (default: online CPUs)\n"
          "  --shards N          number of shards; 0 lets the plugin choose (default 0)\n"
          "  -O0 -O1 -O2 -O3     optimisation level, as clang -O<l> -c (default -O2)\n"
+         "  --mv-targets T1,T2  CPU multiversioning: clone the functions predicted to gain\n"
+         "                      for these targets (x86-64-v2, x86-64-v3, x86-64-v4, haswell,\n"
+         "                      znver4, ...) and dispatch at run time\n"
          "  --keep-temps DIR    work in DIR (created if missing) and keep its files\n"
          "  -v                  print commands and phase timings to stderr\n"
          "  --llvm-bindir DIR   LLVM tools directory (default: $SHARD_LLVM_BINDIR or\n"
@@ -98,6 +102,22 @@ static char *default_plugin(void) {
   return fmt("%s/lib/ShardPlugin.so", buf);
 }
 
+/* Checks a --mv-targets list (names separated by commas) and returns it with ':' between
+   the names, as pipeline text needs (',' separates passes there). The plugin checks that
+   each name is a target it knows. */
+static char *mv_list(const char *v) {
+  if (!*v)
+    bad("empty --mv-targets list");
+  char *l = xstrdup(v);
+  for (char *c = l; *c; c++) {
+    if (*c == ',')
+      *c = ':';
+    else if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != '.')
+      bad("invalid character '%c' in --mv-targets '%s'", *c, v);
+  }
+  return l;
+}
+
 /* Fills O from the command line; exits 0 for --help/--version and 2 on bad usage. */
 void opts_parse(struct opts *o, int argc, char **argv) {
   const char *v;
@@ -134,6 +154,8 @@ void opts_parse(struct opts *o, int argc, char **argv) {
       o->jobs = num("-j", v, 1, 1 << 16);
     } else if ((v = val(argc, argv, &i, "--shards"))) {
       o->shards = num("--shards", v, 0, MAX_SHARDS);
+    } else if ((v = val(argc, argv, &i, "--mv-targets"))) {
+      o->mv_targets = mv_list(v);
     } else if ((v = val(argc, argv, &i, "--keep-temps"))) {
       o->keep = v;
     } else if ((v = val(argc, argv, &i, "--llvm-bindir"))) {

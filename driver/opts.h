@@ -10,6 +10,7 @@ struct opts {
   const char *keep;    /* --keep-temps DIR, or NULL */
   const char *bindir;  /* directory of opt, clang, ld.lld, llvm-objcopy */
   const char *plugin;  /* ShardPlugin.so */
+  char *mv_targets;    /* --mv-targets, ':'-separated for the pipeline text, or NULL */
   const char *out;     /* -o */
   const char *input;   /* the .bc or .ll module */
 };
