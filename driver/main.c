@@ -48,12 +48,16 @@ static void preflight(const struct opts *o) {
     die("cannot find the plugin '%s': %s (use --plugin PATH)", o->plugin, strerror(errno));
 }
 
-/* How many opt processes split the module: one on small machines (each holds the whole
-   module in memory), up to 8 when there are 4 or more job slots, where phase 1 would
-   otherwise bound the speed-up. Each makes the same plan and writes every P-th shard. */
+/* How many opt processes split the module. Each holds the whole module and makes the same
+   plan, then writes every P-th shard. One process for small inputs on small machines (the
+   memory of one module copy matters more there than a second of splitting); two for inputs
+   over 8 MiB, where phase 1 takes seconds; with 4 or more job slots, half of them, up to 8,
+   where phase 1 would otherwise bound the speed-up. */
 static int split_parts(const struct opts *o) {
+  struct stat st;
+  int big = stat(o->input, &st) == 0 && st.st_size > (8 << 20);
   if (o->jobs < 4)
-    return 1;
+    return big && o->jobs >= 2 ? 2 : 1;
   return o->jobs / 2 < 8 ? o->jobs / 2 : 8;
 }
 
@@ -77,6 +81,8 @@ static void split(const struct opts *o) {
                mv, o->shards, work_dir(), parts, i);
     free(mv);
     av_push(&a, "-disable-output");
+    if (i > 0) /* part 0 verifies the input; the others read the same bytes */
+      av_push(&a, "-disable-verify");
     av_push(&a, o->input);
     char *name = i ? fmt("split.%d.log", i) : xstrdup("split.log"), *log = work_path(name);
     if (o->verbose) {
