@@ -44,6 +44,9 @@ struct MVTarget {
 std::optional<MVTarget> parseMVTarget(llvm::StringRef Name, std::string &Err);
 /// Parses a list of target names separated by ',' or ':' (duplicates dropped).
 bool parseMVTargetList(llvm::StringRef List, std::vector<MVTarget> &Out, std::string &Err);
+
+/// Why F cannot be cloned and dispatched safely (checked by both passes), if it cannot.
+std::optional<std::string> unsafeReason(const llvm::Function &F);
 /// Orders targets most capable first: higher ISA level, then more features, then name.
 void sortMostCapableFirst(std::vector<MVTarget> &Targets);
 

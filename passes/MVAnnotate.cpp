@@ -300,39 +300,23 @@ bool Annotator::mayGain(const Function &F, unsigned Depth) const {
 }
 
 std::optional<std::string> Annotator::skipReason(Function &F) {
-  if (F.getMetadata(MVFamilyMD) || F.getMetadata(MVCloneMD) || F.hasFnAttribute("target_clones") ||
-      F.hasFnAttribute("target-version") || F.hasFnAttribute("fmv-features"))
+  if (F.hasFnAttribute("target_clones") || F.hasFnAttribute("target-version") ||
+      F.hasFnAttribute("fmv-features"))
     return std::string("already multiversioned");
+  if (std::optional<std::string> Why = unsafeReason(F))
+    return Why;
   if (Resolvers.count(&F))
     return std::string("ifunc resolver");
   if (F.getFnAttribute("target-cpu").getValueAsString() != CommonCPU ||
       F.getFnAttribute("target-features").getValueAsString() != CommonFS)
     return std::string("already multiversioned (own target-cpu/target-features)");
-  if (F.isVarArg())
-    return std::string("varargs");
-  if (F.hasFnAttribute(Attribute::Naked))
-    return std::string("naked");
   if (F.hasFnAttribute(Attribute::OptimizeNone))
     return std::string("optnone");
-  if (F.hasAvailableExternallyLinkage())
-    return std::string("available_externally");
-  if (F.isInterposable())
-    return std::string("interposable definition");
-  if (F.hasComdat())
-    return std::string("in a comdat");
-  if (F.hasPrefixData() || F.hasPrologueData())
-    return std::string("prefix or prologue data");
-  for (const Argument &A : F.args())
-    if (A.hasInAllocaAttr() || A.hasPreallocatedAttr())
-      return std::string("inalloca or preallocated arguments");
-  for (BasicBlock &BB : F) {
-    if (BB.hasAddressTaken())
-      return std::string("address-taken blocks (blockaddress)");
+  for (BasicBlock &BB : F)
     for (Instruction &I : BB)
       if (auto *CB = dyn_cast<CallBase>(&I))
         if (CB->isInlineAsm())
           return std::string("inline asm");
-  }
   if (F.hasFnAttribute(Attribute::AlwaysInline))
     return std::string("always_inline");
   if (isCold(F))
