@@ -34,12 +34,10 @@ void shard_uf_union(uint32_t *parent, uint32_t a, uint32_t b)
 
 unsigned shard_auto_count(uint64_t total_cost)
 {
-	uint64_t n = (total_cost + SHARD_TARGET_COST - 1) / SHARD_TARGET_COST;
-	if (n < 1)
-		n = 1;
-	if (n > SHARD_MAX_AUTO)
-		n = SHARD_MAX_AUTO;
-	return (unsigned)n;
+	unsigned n = 1;
+	while (n < SHARD_MAX_AUTO && (uint64_t)n * SHARD_TARGET_COST < total_cost)
+		n *= 2;
+	return n;
 }
 
 /* Orders item indices by cost, descending; equal costs keep input order. */

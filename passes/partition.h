@@ -16,12 +16,14 @@ uint32_t shard_uf_find(uint32_t *parent, uint32_t x);
 /* Joins the sets of a and b; the smaller index becomes the representative. */
 void shard_uf_union(uint32_t *parent, uint32_t a, uint32_t b);
 
-/* Predicted cost one shard should carry when the shard count is chosen automatically. */
-#define SHARD_TARGET_COST 40000u
-#define SHARD_MAX_AUTO 64u
+/* Predicted cost one shard should carry at most when the count is chosen automatically. */
+#define SHARD_TARGET_COST 32768u
+#define SHARD_MAX_AUTO 32u
 
-/* Shard count for a module of the given total cost: ceil(total / SHARD_TARGET_COST),
- * clamped to [1, SHARD_MAX_AUTO]. Depends on the module only, never on -j. */
+/* Shard count for a module of the given total cost: the smallest power of two that is at
+ * least total / SHARD_TARGET_COST, clamped to [1, SHARD_MAX_AUTO]. A power of two divides
+ * evenly among 2, 4, 8 or 16 workers (11 equal shards on 2 cores wait for the 11th).
+ * Depends on the module only, never on -j. */
 unsigned shard_auto_count(uint64_t total_cost);
 
 /* Assigns n items to nshards shards, largest cost first onto the least-loaded shard.

@@ -3,13 +3,14 @@
 ; (largest cost first onto the least-loaded shard, equal loads to the lowest shard,
 ; equal costs in name order, not module order; nothing here refers to anything else,
 ; so cost alone decides); re-running the partition replaces the plan; shards=0 picks
-; the count from the total cost (1 for a small module, ceil(total / 40000) otherwise);
+; the count from the total cost (1 for a small module, else the smallest power of two
+; at least total / 32768, at most 32);
 ; -print-pipeline-passes round-trips every pass with its parameters.
 ;
 ; RUN: %opt-shard -passes='shard-partition<shards=3>,print<shard-plan>' -disable-output %s 2>&1 \
 ; RUN:   | FileCheck --strict-whitespace --check-prefix=PLAN3 %s
 ; RUN: %opt-shard -passes='shard-partition<shards=0>,print<shard-plan>' -disable-output %s 2>&1 \
-; RUN:   | FileCheck --strict-whitespace --check-prefix=PLAN3 %s
+; RUN:   | FileCheck --strict-whitespace --check-prefix=AUTO4 %s
 ; RUN: %opt-shard -passes='shard-cost,shard-partition<shards=0>,print<shard-plan>' -disable-output %s 2>&1 \
 ; RUN:   | FileCheck --strict-whitespace --check-prefix=AUTO1 %s
 ; RUN: %opt-shard -passes='shard-partition<shards=3>,shard-partition<shards=2>,print<shard-plan>' -disable-output %s 2>&1 \
@@ -23,7 +24,7 @@
 ; Sorted: a 40000, then b and d 20000 (b first by name although d comes first in the
 ; module), c 16000, e 4000, then the two variables (1 each; the unnamed one sorts first).
 ; a -> 0; b -> 1; d -> 2; c -> 1 (tie 20000/20000: lowest); e, @0, @v -> 2 (least loaded).
-; The alias follows its aliasee. Total 100002: shards=0 also chooses 3. The module has
+; The alias follows its aliasee. Total 100002 (over 3 × 32768): shards=0 chooses 4. The module has
 ; no module asm, so no "module-asm:" line comes between the header and shard 0.
 ;      PLAN3:{{^}}shard-plan: shards=3 total-cost=100002 max-cost=40000 imbalance=1.20
 ; PLAN3-NEXT:{{^}}shard 0: cost=40000 functions=1 globals=2{{$}}
@@ -40,6 +41,7 @@
 ; PLAN3-NOT:{{.}}
 
 ; shard-cost replaces the hand-written costs (4 per one-block function): total 22.
+;      AUTO4:{{^}}shard-plan: shards=4 total-cost=100002 max-cost=40000
 ;      AUTO1:{{^}}shard-plan: shards=1 total-cost=22 max-cost=22 imbalance=1.00
 ; AUTO1-NEXT:{{^}}shard 0: cost=22 functions=5 globals=8{{$}}
 ; AUTO1-NEXT:{{^}}  @d function cost=4 global{{$}}

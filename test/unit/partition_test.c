@@ -36,6 +36,9 @@ static void test_auto_count(void)
 	CHECK(shard_auto_count(1) == 1);
 	CHECK(shard_auto_count(SHARD_TARGET_COST) == 1);
 	CHECK(shard_auto_count(SHARD_TARGET_COST + 1) == 2);
+	CHECK(shard_auto_count((uint64_t)SHARD_TARGET_COST * 3) == 4);
+	CHECK(shard_auto_count((uint64_t)SHARD_TARGET_COST * 12 + 1) == 16);
+	CHECK(shard_auto_count((uint64_t)SHARD_TARGET_COST * 16) == 16);
 	CHECK(shard_auto_count((uint64_t)SHARD_TARGET_COST * 1000) == SHARD_MAX_AUTO);
 }
 
@@ -70,11 +73,52 @@ static void test_balance(void)
 	CHECK(shard_balance(cost, 5, 0, shard, load) == -1);
 }
 
+static void test_cluster(void)
+{
+	/* 1 is referenced only by 0: it joins 0. 2 is referenced by 0 and 3: it stays. */
+	uint64_t cost[] = {10, 5, 5, 10};
+	uint32_t from[] = {0, 0, 3}, to[] = {1, 2, 2}, w[] = {1, 1, 1};
+	uint8_t mergeable[] = {0, 1, 1, 0};
+	struct shard_graph g = {4, 3, cost, from, to, w};
+	uint32_t p[4];
+	shard_uf_init(p, 4);
+	shard_cluster(&g, mergeable, 100, p);
+	CHECK(shard_uf_find(p, 1) == shard_uf_find(p, 0));
+	CHECK(shard_uf_find(p, 2) == 2);
+	CHECK(shard_uf_find(p, 3) == 3);
+	/* Under a cap of 14 the joined group (15) would be too large. */
+	shard_uf_init(p, 4);
+	shard_cluster(&g, mergeable, 14, p);
+	CHECK(shard_uf_find(p, 1) == 1);
+}
+
+static void test_assign(void)
+{
+	/* Two heavy items, each tied to a light one: each pair shares a shard, nothing is cut. */
+	uint64_t cost[] = {10, 10, 1, 1};
+	uint32_t from[] = {0, 1}, to[] = {2, 3}, w[] = {5, 5};
+	struct shard_graph g = {4, 2, cost, from, to, w};
+	unsigned shard[4];
+	uint64_t load[2];
+	CHECK(shard_assign(&g, 2, 100, shard, load) == 0);
+	CHECK(shard[0] == shard[2] && shard[1] == shard[3] && shard[0] != shard[1]);
+	CHECK(load[0] == 11 && load[1] == 11);
+	CHECK(shard_cut(&g, shard) == 0);
+	/* The balance bound wins over connections: one shard cannot take all four. */
+	uint32_t from2[] = {0, 0, 0}, to2[] = {1, 2, 3}, w2[] = {9, 9, 9};
+	struct shard_graph g2 = {4, 3, cost, from2, to2, w2};
+	CHECK(shard_assign(&g2, 2, 30, shard, load) == 0);
+	CHECK(load[0] <= 12 && load[1] <= 12);
+	CHECK(shard_cut(&g2, shard) > 0);
+}
+
 int main(void)
 {
 	test_union_find();
 	test_auto_count();
 	test_balance();
+	test_cluster();
+	test_assign();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
