@@ -6,18 +6,10 @@
 #   bench/costmodel.sh [INPUT.bc] [N] [BUILD_DIR]   (default: sqlite3 IR, 16, build)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-input=${1:-}
+# shellcheck source=bench/common.sh
+. "$here/common.sh"
 n=${2:-16}
-build=$(cd "${3:-$here/../build}" && pwd)
-bindir=$(sed -n 's/^SHARD_LLVM_BINDIR:INTERNAL=//p' "$build/CMakeCache.txt")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-if [ -z "$input" ]; then
-  src=$("$here/fetch-sqlite.sh")
-  input=$work/sqlite3.bc
-  "$bindir/clang" -O2 -Xclang -disable-llvm-passes -emit-llvm -c "$src" -o "$input" \
-    -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION
-fi
+bench_init "${1:-}" "${3:-}"
 "$bindir/llvm-split" -o "$work/piece" -j "$n" "$input"
 for ((k = 0; k < n; k++)); do
   p=$work/piece$k

@@ -3,24 +3,16 @@
 # (-j1, so each job's time is uncontended), then computes for P workers the makespan of
 # shard's own schedule (largest predicted cost first onto the next free worker) plus the
 # other phases, and the speedup over serial `clang -O2 -c` measured in the same run.
-# Phase 1 at P workers runs in parts(P) processes (1 below 4 workers, else min(P/2, 8):
-# driver/main.c); each parses and partitions the whole module (measured alone) and
-# writes 1/parts of the shards.
+# Phase 1 at P workers runs in parts(P) processes (1 below 4 workers, else min(P/2, 8), as
+# driver/main.c does for inputs up to 8 MiB); each parses and partitions the whole module
+# (measured alone) and writes 1/parts of the shards.
 #   bench/scaling.sh [INPUT.bc] [SHARDS] [BUILD_DIR]   (default: sqlite3 IR, 64, build)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-input=${1:-}
+# shellcheck source=bench/common.sh
+. "$here/common.sh"
 shards=${2:-64}
-build=$(cd "${3:-$here/../build}" && pwd)
-bindir=$(sed -n 's/^SHARD_LLVM_BINDIR:INTERNAL=//p' "$build/CMakeCache.txt")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-if [ -z "$input" ]; then
-  src=$("$here/fetch-sqlite.sh")
-  input=$work/sqlite3.bc
-  "$bindir/clang" -O2 -Xclang -disable-llvm-passes -emit-llvm -c "$src" -o "$input" \
-    -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION
-fi
+bench_init "${1:-}" "${3:-}"
 start=$(date +%s.%N)
 "$bindir/clang" -O2 -c "$input" -o "$work/serial.o"
 serial=$(echo "$(date +%s.%N) - $start" | bc)

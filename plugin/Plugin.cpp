@@ -19,6 +19,7 @@
 #include "MV.h"
 #include "Shard.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
@@ -52,62 +53,65 @@ bool badParam(StringRef Pass, StringRef Param, StringRef Why) {
   return false;
 }
 
-bool parseShardPartition(StringRef Params, ModulePassManager &MPM) {
-  unsigned Shards = 0, Slack = shard::ShardPartitionPass::DefaultSlack;
+/// Calls Fn(Key, Value, Param) for each ';'-separated parameter "Key=Value" (or "Key");
+/// false as soon as Fn reports a bad one.
+bool forEachParam(StringRef Params,
+                  function_ref<bool(StringRef Key, StringRef Value, StringRef Param)> Fn) {
   while (!Params.empty()) {
     StringRef Param;
     std::tie(Param, Params) = Params.split(';');
     auto [Key, Value] = Param.split('=');
-    if (Key == "shards") {
-      if (Value.getAsInteger(10, Shards) || Shards > 4096)
-        return badParam("shard-partition", Param,
-                        "shards must be an integer from 0 (automatic) to 4096");
-    } else if (Key == "slack") {
-      if (Value.getAsInteger(10, Slack) || Slack > 1000)
-        return badParam("shard-partition", Param,
-                        "slack must be an integer from 0 to 1000 (thousandths of the mean)");
-    } else {
-      return badParam("shard-partition", Param, "expected shards=N or slack=N");
-    }
+    if (!Fn(Key, Value, Param))
+      return false;
   }
-  MPM.addPass(shard::ShardPartitionPass(Shards, Slack));
   return true;
+}
+
+bool parseShardPartition(StringRef Params, ModulePassManager &MPM) {
+  unsigned Shards = 0, Slack = shard::ShardPartitionPass::DefaultSlack;
+  bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
+    if (Key == "shards")
+      return (!Value.getAsInteger(10, Shards) && Shards <= 4096) ||
+             badParam("shard-partition", Param,
+                      "shards must be an integer from 0 (automatic) to 4096");
+    if (Key == "slack")
+      return (!Value.getAsInteger(10, Slack) && Slack <= 1000) ||
+             badParam("shard-partition", Param,
+                      "slack must be an integer from 0 to 1000 (thousandths of the mean)");
+    return badParam("shard-partition", Param, "expected shards=N or slack=N");
+  });
+  if (OK)
+    MPM.addPass(shard::ShardPartitionPass(Shards, Slack));
+  return OK;
 }
 
 bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
   std::string Dir;
   shard::SplitLimits Lim;
-  while (!Params.empty()) {
-    StringRef Param;
-    std::tie(Param, Params) = Params.split(';');
-    auto [Key, Value] = Param.split('=');
-    unsigned N = 0;
+  StringMap<unsigned *> Numbers = {{"import-cost", &Lim.ImportCost}, {"dup-cost", &Lim.DupCost},
+                                   {"import-depth", &Lim.Depth},     {"parts", &Lim.Parts},
+                                   {"part", &Lim.Part}};
+  bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
     if (Key == "dir" && !Value.empty()) {
       Dir = Value.str();
-      continue;
+      return true;
     }
-    if (Key != "import-cost" && Key != "dup-cost" && Key != "import-depth" &&
-        Key != "const-bytes" && Key != "parts" && Key != "part")
+    if (Key == "const-bytes")
+      return !Value.getAsInteger(10, Lim.ConstBytes) ||
+             badParam("shard-split", Param, "expected a non-negative integer");
+    auto It = Numbers.find(Key);
+    if (It == Numbers.end())
       return badParam("shard-split", Param,
                       "expected dir=PATH, import-cost=N, dup-cost=N, import-depth=N, "
                       "const-bytes=N, parts=N or part=N");
-    if (Value.getAsInteger(10, N) || (Key == "import-depth" && N > 16))
+    if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16))
       return badParam("shard-split", Param,
                       Key == "import-depth" ? "expected an integer from 0 to 16"
                                             : "expected a non-negative integer");
-    if (Key == "import-cost")
-      Lim.ImportCost = N;
-    else if (Key == "dup-cost")
-      Lim.DupCost = N;
-    else if (Key == "import-depth")
-      Lim.Depth = N;
-    else if (Key == "parts")
-      Lim.Parts = N;
-    else if (Key == "part")
-      Lim.Part = N;
-    else
-      Lim.ConstBytes = N;
-  }
+    return true;
+  });
+  if (!OK)
+    return false;
   if (Dir.empty())
     return badParam("shard-split", "", "expected dir=PATH");
   if (Lim.Parts == 0 || Lim.Part >= Lim.Parts)
@@ -119,10 +123,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
 
 bool parseMVAnnotate(StringRef Params, ModulePassManager &MPM) {
   std::string Targets;
-  while (!Params.empty()) {
-    StringRef Param;
-    std::tie(Param, Params) = Params.split(';');
-    auto [Key, Value] = Param.split('=');
+  bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
     if (Key != "targets" || Value.empty())
       return badParam("shard-mv-annotate", Param,
                       "expected targets=T1:T2:... (x86-64-v2, x86-64-v3, x86-64-v4 or CPU names)");
@@ -131,35 +132,38 @@ bool parseMVAnnotate(StringRef Params, ModulePassManager &MPM) {
     if (!shard::parseMVTargetList(Value, Ts, Err))
       return badParam("shard-mv-annotate", Param, Err);
     Targets = Value.str();
-  }
-  MPM.addPass(shard::MVAnnotatePass(Targets));
-  return true;
+    return true;
+  });
+  if (OK)
+    MPM.addPass(shard::MVAnnotatePass(Targets));
+  return OK;
 }
 
 bool parseMVClone(StringRef Params, ModulePassManager &MPM) {
   shard::MVOptions Opts;
-  while (!Params.empty()) {
-    StringRef Param;
-    std::tie(Param, Params) = Params.split(';');
-    auto [Key, Value] = Param.split('=');
+  bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
     if (Key == "dispatch") {
       Opts.Dispatch = shard::parseMVDispatch(Value);
-      if (!Opts.Dispatch)
-        return badParam("shard-mv", Param, "dispatch must be ifunc, table or auto");
-    } else if (Key == "force" && !Value.empty()) {
+      return Opts.Dispatch.has_value() ||
+             badParam("shard-mv", Param, "dispatch must be ifunc, table or auto");
+    }
+    if (Key == "force" && !Value.empty()) {
       std::string Err;
       if (Value != "default" && !shard::parseMVTarget(Value, Err))
         return badParam("shard-mv", Param, Err);
       Opts.Force = Value.str();
-    } else if (Param == "trace") {
-      Opts.Trace = true;
-    } else {
-      return badParam("shard-mv", Param,
-                      "expected dispatch=ifunc|table|auto, force=TARGET|default or trace");
+      return true;
     }
-  }
-  MPM.addPass(shard::MVClonePass(Opts));
-  return true;
+    if (Param == "trace") {
+      Opts.Trace = true;
+      return true;
+    }
+    return badParam("shard-mv", Param,
+                    "expected dispatch=ifunc|table|auto, force=TARGET|default or trace");
+  });
+  if (OK)
+    MPM.addPass(shard::MVClonePass(Opts));
+  return OK;
 }
 
 bool parseModulePass(StringRef Name, ModulePassManager &MPM,
