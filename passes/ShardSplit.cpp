@@ -2,13 +2,15 @@
 //
 // shard-split<dir=PATH> reads the plan of shard-partition and writes
 // PATH/shard.K.bc for every shard K, plus PATH/manifest for the driver
-// (docs/contract.md). Shard K keeps the definitions assigned to it and declares
-// the rest. Discardable comdat groups (linkonce, selection "any") are copied
-// into every shard that refers to them, as C++ compilers do across translation
-// units, so no shard is left calling an inline function that its owner dropped.
-// A local referenced from another shard becomes a hidden global under a name
-// unique to this translation unit; the manifest lists it so that the driver can
-// make it local again after linking.
+// (docs/contract.md). Shard K keeps the definitions assigned to it, declares what
+// it uses of the rest, and copies what its optimiser needs to make the code a
+// serial build makes (placeShard): private copies of small locals, copies of
+// small discardable comdat groups (as C++ compilers emit them in every unit), and
+// available_externally imports of small functions and constants. A local that
+// another shard declares or imports becomes a hidden global under a name unique
+// to this translation unit; the manifest lists it so that the driver can make it
+// local again after linking. A linkonce definition another shard needs is made
+// weak in its owner, whose optimiser would otherwise drop it.
 //
 //===----------------------------------------------------------------------===//
 #include "Shard.h"
@@ -414,7 +416,7 @@ void copyComdat(GlobalObject &Dst, const GlobalObject &Src) {
   }
 }
 
-/// Builds shard module: clones the definitions Holds accepts (bodies and
+/// Builds a shard module: clones the definitions Holds accepts (bodies and
 /// initialisers), declares what they refer to, and maps named metadata. Like
 /// CloneModule, but without a declaration of every other global of the module.
 std::unique_ptr<Module> cloneShard(const Module &M, function_ref<bool(const GlobalValue &)> Holds,
@@ -569,17 +571,14 @@ void cloneNamedMetadata(Module &Shard, const Module &M, ValueToValueMapTy &VMap)
   }
 }
 
-/// Removes the metadata shard-cost and shard-partition attached: shard modules
-/// should not change when only the plan does.
+/// Removes the metadata shard-cost and shard-partition attached to definitions (the
+/// named plan is never cloned): shard modules should not change when only the plan does.
 void stripShardMetadata(Module &Shard) {
   LLVMContext &Ctx = Shard.getContext();
   unsigned Kinds[] = {Ctx.getMDKindID(CostMD), Ctx.getMDKindID(ShardMD)};
   for (GlobalObject &GO : Shard.global_objects())
     for (unsigned K : Kinds)
       GO.setMetadata(K, nullptr);
-  for (const char *Name : {PlanMD, TotalCostMD})
-    if (NamedMDNode *NMD = Shard.getNamedMetadata(Name))
-      Shard.eraseNamedMetadata(NMD);
 }
 
 /// Keeps in each compile unit's global list only the variables this shard defines
