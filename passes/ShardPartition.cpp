@@ -5,9 +5,11 @@
 // on the module). Values that must stay in one object file are grouped first:
 // comdat members, aliases and ifuncs with what they point to, block-address users
 // with the function, !associated globals, whatever module asm names, and the
-// members of a multiversioned family (!shard.mv.family, from shard-mv). Groups
-// are then balanced by predicted cost, largest first onto the least-loaded shard
-// (passes/partition.c). Ties are broken by name, then by module order.
+// members of a multiversioned family (!shard.mv.family, from shard-mv). Locals
+// whose references all come from one group join it (clustering), and groups are
+// then placed largest first on the shard they share most references with, within
+// a balance bound, and moved where they share more (passes/partition.c). Ties are
+// broken by name, then by module order.
 //
 //===----------------------------------------------------------------------===//
 #include "MV.h"

@@ -50,61 +50,6 @@ static int by_cost_desc(const void *pa, const void *pb)
 	return a < b ? -1 : (a > b);
 }
 
-/* Min-heap of shards keyed by (load, index). */
-static int heap_less(const uint64_t *load, unsigned a, unsigned b)
-{
-	return load[a] < load[b] || (load[a] == load[b] && a < b);
-}
-
-static void heap_down(unsigned *heap, unsigned n, const uint64_t *load, unsigned i)
-{
-	for (;;) {
-		unsigned l = 2 * i + 1, r = l + 1, m = i;
-		if (l < n && heap_less(load, heap[l], heap[m]))
-			m = l;
-		if (r < n && heap_less(load, heap[r], heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		unsigned t = heap[i];
-		heap[i] = heap[m];
-		heap[m] = t;
-		i = m;
-	}
-}
-
-int shard_balance(const uint64_t *cost, size_t n, unsigned nshards,
-                  unsigned *shard, uint64_t *load)
-{
-	if (nshards == 0)
-		return -1;
-	size_t *order = malloc((n ? n : 1) * sizeof *order);
-	unsigned *heap = malloc(nshards * sizeof *heap);
-	if (!order || !heap) {
-		free(order);
-		free(heap);
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	sort_cost = cost;
-	qsort(order, n, sizeof *order, by_cost_desc);
-	for (unsigned s = 0; s < nshards; s++) {
-		load[s] = 0;
-		heap[s] = s;
-	}
-	for (size_t k = 0; k < n; k++) {
-		size_t i = order[k];
-		unsigned s = heap[0];
-		shard[i] = s;
-		load[s] += cost[i];
-		heap_down(heap, nshards, load, 0);
-	}
-	free(order);
-	free(heap);
-	return 0;
-}
-
 /* Edges of g grouped by endpoint: the edges of item i are idx[start[i] .. start[i+1]). */
 struct adj {
 	size_t *start;

@@ -26,13 +26,6 @@ void shard_uf_union(uint32_t *parent, uint32_t a, uint32_t b);
  * Depends on the module only, never on -j. */
 unsigned shard_auto_count(uint64_t total_cost);
 
-/* Assigns n items to nshards shards, largest cost first onto the least-loaded shard.
- * Items must be given in tie-break order (equal costs keep that order); equal loads pick
- * the lowest shard. Writes shard[i] for every item and load[s] for every shard.
- * Returns 0, or -1 when memory runs out. */
-int shard_balance(const uint64_t *cost, size_t n, unsigned nshards,
-                  unsigned *shard, uint64_t *load);
-
 /* A directed reference graph over n items: edge e goes from[e] -> to[e] with weight w[e]. */
 struct shard_graph {
 	size_t n, m;

@@ -42,35 +42,40 @@ static void test_auto_count(void)
 	CHECK(shard_auto_count((uint64_t)SHARD_TARGET_COST * 1000) == SHARD_MAX_AUTO);
 }
 
-static void test_balance(void)
+static void test_assign_balance(void)
 {
-	/* Largest first onto the least-loaded shard: 10->0, 8->1, 5->1 (13), 4->0 (14), 3->1 (16). */
+	/* Without edges: largest first onto the least-loaded shard, equal loads to the
+	 * lowest: 10->0, 8->1, 5->1 (13), 4->0 (14), 3->1 (16). */
 	uint64_t cost[] = {4, 10, 3, 8, 5};
+	struct shard_graph g = {5, 0, cost, NULL, NULL, NULL};
 	unsigned shard[5];
 	uint64_t load[2];
-	CHECK(shard_balance(cost, 5, 2, shard, load) == 0);
+	CHECK(shard_assign(&g, 2, 1000, shard, load) == 0);
 	CHECK(shard[1] == 0 && shard[3] == 1 && shard[4] == 1 && shard[0] == 0 && shard[2] == 1);
 	CHECK(load[0] == 14 && load[1] == 16);
 
 	/* Ties keep input order and pick the lowest shard. */
 	uint64_t same[] = {1, 1, 1};
+	struct shard_graph g3 = {3, 0, same, NULL, NULL, NULL};
 	unsigned s3[3];
 	uint64_t l3[3];
-	CHECK(shard_balance(same, 3, 3, s3, l3) == 0);
+	CHECK(shard_assign(&g3, 3, 0, s3, l3) == 0);
 	CHECK(s3[0] == 0 && s3[1] == 1 && s3[2] == 2);
 
 	/* More shards than items: the rest stay empty. */
 	uint64_t one[] = {7};
+	struct shard_graph g1 = {1, 0, one, NULL, NULL, NULL};
 	unsigned s1[1];
 	uint64_t l4[4];
-	CHECK(shard_balance(one, 1, 4, s1, l4) == 0);
+	CHECK(shard_assign(&g1, 4, 0, s1, l4) == 0);
 	CHECK(s1[0] == 0 && l4[0] == 7 && l4[1] == 0 && l4[3] == 0);
 
-	/* No items at all. */
+	/* No items at all; no shards is an error. */
+	struct shard_graph g0 = {0, 0, NULL, NULL, NULL, NULL};
 	uint64_t l2[2];
-	CHECK(shard_balance(NULL, 0, 2, NULL, l2) == 0);
+	CHECK(shard_assign(&g0, 2, 0, NULL, l2) == 0);
 	CHECK(l2[0] == 0 && l2[1] == 0);
-	CHECK(shard_balance(cost, 5, 0, shard, load) == -1);
+	CHECK(shard_assign(&g, 0, 0, shard, load) == -1);
 }
 
 static void test_cluster(void)
@@ -116,7 +121,7 @@ int main(void)
 {
 	test_union_find();
 	test_auto_count();
-	test_balance();
+	test_assign_balance();
 	test_cluster();
 	test_assign();
 	printf("%d passed, %d failed\n", passed, failed);
