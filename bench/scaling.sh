@@ -4,8 +4,9 @@
 # shard's own schedule (largest predicted cost first onto the next free worker) plus the
 # other phases, and the speedup over serial `clang -O2 -c` measured in the same run.
 # Phase 1 at P workers runs in parts(P) processes (1 below 4 workers, else min(P/2, 8), as
-# driver/main.c does for inputs up to 8 MiB); each parses and partitions the whole module
-# (measured alone) and writes 1/parts of the shards.
+# driver/main.c does for inputs up to 8 MiB). Each parses and partitions the whole module
+# (measured alone, with and without the verifier); from 4 parts on, part 0 verifies and
+# writes the manifest while the other parts write the shards (shard-split's writerOf).
 #   bench/scaling.sh [INPUT.bc] [SHARDS] [BUILD_DIR]   (default: sqlite3 IR, 64, build)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,6 +21,10 @@ start=$(date +%s.%N)
 "$bindir/opt" -load-pass-plugin="$build/lib/ShardPlugin.so" \
   -passes="shard-cost,shard-partition<shards=$shards>" -disable-output "$input"
 plan=$(echo "$(date +%s.%N) - $start" | bc)
+start=$(date +%s.%N)
+"$bindir/opt" -load-pass-plugin="$build/lib/ShardPlugin.so" -disable-verify \
+  -passes="shard-cost,shard-partition<shards=$shards>" -disable-output "$input"
+plannv=$(echo "$(date +%s.%N) - $start" | bc)
 "$build/bin/shard" -v -j1 --shards "$shards" --keep-temps "$work/k" -o "$work/shard.o" "$input" \
   2>"$work/log"
 # Job lines: "shard: shard K done: S s, M MiB peak"; predicted costs from the manifest.
@@ -28,7 +33,7 @@ sed -n 's/^shard: shard \([0-9]*\) done: \([0-9.]*\) s.*/\1 \2/p' "$work/log" | 
 split=$(sed -n 's/^shard: phase 1 (split): \([0-9.]*\) s.*/\1/p' "$work/log")
 link=$(sed -n 's/^shard: phase 3 (link): \([0-9.]*\) s.*/\1/p' "$work/log")
 join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -v sp="$split" \
-  -v link="$link" -v plan="$plan" -v shards="$shards" '
+  -v link="$link" -v plan="$plan" -v plannv="$plannv" -v shards="$shards" '
   { cost[NR] = $2; t[NR] = $3; total += $3; if ($3 > crit) { crit = $3; critk = $1 } }
   END {
     printf "serial clang -O2 -c: %.2f s; shard phases: split %.2f s (of which parse and plan %.2f s), link %.2f s; %d jobs, %.2f s in all\n",
@@ -43,7 +48,8 @@ join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -
       for (j = 1; j <= NR; j++) { m = 1; for (w = 2; w <= p; w++) if (load[w] < load[m]) m = w; load[m] += t[j] }
       mk = 0; for (w = 1; w <= p; w++) if (load[w] > mk) mk = load[w]
       parts = p < 4 ? 1 : (p / 2 < 8 ? int(p / 2) : 8)
-      p1 = plan + (sp - plan) / parts
+      if (parts < 4) p1 = plan + (sp - plan) / parts  # part 0 verifies and writes too
+      else { w = plannv + (sp - plan) / (parts - 1); p1 = w > plan ? w : plan }
       wall = p1 + mk + link
       printf "| %d | %d | %.2f | %.2f | %.2f | %.2f |\n", p, parts, p1, mk, wall, serial / wall
     }

@@ -52,7 +52,8 @@ static void preflight(const struct opts *o) {
    plan, then writes every P-th shard. One process for small inputs on small machines (the
    memory of one module copy matters more there than a second of splitting); two for inputs
    over 8 MiB, where phase 1 takes seconds; with 4 or more job slots, half of them, up to 8,
-   where phase 1 would otherwise bound the speed-up. */
+   where phase 1 would otherwise bound the speed-up (part 0 then verifies the input and writes
+   the manifest while the others write the shards). */
 static int split_parts(const struct opts *o) {
   struct stat st;
   int big = stat(o->input, &st) == 0 && st.st_size > (8 << 20);

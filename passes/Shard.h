@@ -102,7 +102,7 @@ struct SplitLimits {
   unsigned DupCost = 60;     // copy local functions called only directly up to this cost
   unsigned Depth = 1;        // import what imports refer to, this many levels deep
   uint64_t ConstBytes = 4096; // copy or import constants up to this size
-  unsigned Parts = 1, Part = 0; // write only the shards K with K % Parts == Part
+  unsigned Parts = 1, Part = 0; // write only this part's share of the shards (writerOf)
 };
 
 /// shard-split<dir=PATH;...>: writes one module per shard and a manifest into PATH.

@@ -623,6 +623,13 @@ void pruneDebugGlobals(Module &Shard, const Module &M, ValueToValueMapTy &VMap,
   }
 }
 
+/// The part that writes shard S when Parts processes split a module. From 4 parts
+/// on, part 0 only writes the manifest: it is the one that also verified the input
+/// (the driver has the others skip that), so the shards go to the rest.
+unsigned writerOf(unsigned S, unsigned Parts) {
+  return Parts < 4 ? S % Parts : 1 + S % (Parts - 1);
+}
+
 /// Target CPU and features most functions use (the first defined one's).
 std::pair<std::string, std::string> moduleTarget(const Module &M) {
   for (const Function &F : M)
@@ -676,9 +683,9 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
       if (Here[I] != NotHere)
         Work[S] += getGlobalCost(*L.Defs[I]) / (Here[I] == Import ? 2 : 1);
     }
-    // With parts=P, this process writes every P-th shard: P processes split one
-    // module in parallel, each having made the same plan and the same decisions.
-    if (S % Limits.Parts != Limits.Part)
+    // With parts=P, P processes split one module in parallel, each having made the
+    // same plan and decisions, and this one writes its share of the shards.
+    if (writerOf(S, Limits.Parts) != Limits.Part)
       continue;
 
     ValueToValueMapTy VMap;
