@@ -6,6 +6,7 @@
 #include "manifest.h"
 #include "opts.h"
 #include "proc.h"
+#include "report.h"
 #include "util.h"
 #include "work.h"
 
@@ -19,6 +20,21 @@
 
 static const char *tools[] = {"opt", "clang", "ld.lld", "llvm-objcopy"};
 
+/* Dies unless PATH can be created or replaced: its directory is writable and PATH is not
+   a directory. */
+static void check_writable(const char *path) {
+  struct stat st;
+  char *d = xstrdup(path), *slash = strrchr(d, '/');
+  const char *dir = slash ? (slash == d ? "/" : (*slash = 0, d)) : ".";
+  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+    die("cannot write '%s': %s", path, strerror(ENOTDIR));
+  if (access(dir, W_OK | X_OK) < 0)
+    die("cannot write '%s': %s", path, strerror(errno));
+  free(d);
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    die("cannot write '%s': %s", path, strerror(EISDIR));
+}
+
 /* Checks before any work that the input, the output directory, the tools and the plugin are
    usable, so that the common mistakes fail fast with a clear message. */
 static void preflight(const struct opts *o) {
@@ -29,15 +45,11 @@ static void preflight(const struct opts *o) {
   if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
     die("cannot read '%s': %s", o->input, strerror(EISDIR));
   close(fd);
-  char *d = xstrdup(o->out), *slash = strrchr(d, '/');
-  const char *od = slash ? (slash == d ? "/" : (*slash = 0, d)) : ".";
-  if (stat(od, &st) == 0 && !S_ISDIR(st.st_mode))
-    die("cannot write '%s': %s", o->out, strerror(ENOTDIR));
-  if (access(od, W_OK | X_OK) < 0)
-    die("cannot write '%s': %s", o->out, strerror(errno));
-  free(d);
-  if (stat(o->out, &st) == 0 && S_ISDIR(st.st_mode))
-    die("cannot write '%s': %s", o->out, strerror(EISDIR));
+  check_writable(o->out);
+  if (o->report)
+    check_writable(o->report);
+  if (o->trace)
+    check_writable(o->trace);
   for (size_t i = 0; i < sizeof tools / sizeof *tools; i++) {
     char *t = fmt("%s/%s", o->bindir, tools[i]);
     if (access(t, X_OK) < 0)
@@ -233,7 +245,12 @@ int main(int argc, char **argv) {
          o.jobs < m.nshards ? o.jobs : m.nshards, o.jobs == 1 || m.nshards == 1 ? "" : "s");
 
   link_out(&m, &o);
+  struct marks t = {t0, t1, t2, now()};
   if (o.verbose)
-    note("phase 3 (link): %.3f s; total %.3f s", now() - t2, now() - t0);
+    note("phase 3 (link): %.3f s; total %.3f s", t.link - t2, t.link - t0);
+  if (o.report)
+    report_write(o.report, &m, &t, o.jobs < m.nshards ? o.jobs : m.nshards);
+  if (o.trace)
+    trace_write(o.trace, &m, &t);
   return 0;
 }

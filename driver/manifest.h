@@ -8,7 +8,8 @@ struct shard {
   int id;                    /* K */
   unsigned long long cost;   /* predicted cost C */
   unsigned long long funcs;  /* function count F */
-  double secs;               /* measured: wall time of its job */
+  double started, secs;      /* measured: start (now()) and wall time of its job */
+  int slot;                  /* measured: the worker slot that ran it */
   long maxrss;               /* measured: peak resident memory of its job, KiB */
 };
 

@@ -23,7 +23,8 @@
 
 static const char usage_line[] =
     "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"
-    "             [--keep-temps DIR] [--llvm-bindir DIR] [--plugin PATH] -o OUT INPUT\n";
+    "             [--keep-temps DIR] [--report FILE] [--time-trace FILE]\n"
+    "             [--llvm-bindir DIR] [--plugin PATH] -o OUT INPUT\n";
 
 /* Prints --help text. */
 static void help(void) {
@@ -40,6 +41,8 @@ static void help(void) {
          "                      znver4, ...) and dispatch at run time\n"
          "  --keep-temps DIR    work in DIR (created if missing) and keep its files\n"
          "  -v                  print commands and phase timings to stderr\n"
+         "  --report FILE       write JSON: per shard predicted cost, time, memory; summary\n"
+         "  --time-trace FILE   write the phases and shard jobs as Chrome-trace JSON\n"
          "  --llvm-bindir DIR   LLVM tools directory (default: $SHARD_LLVM_BINDIR or\n"
          "                      %s)\n"
          "  --plugin PATH       pass plugin (default: <shard dir>/../lib/ShardPlugin.so)\n"
@@ -156,6 +159,10 @@ void opts_parse(struct opts *o, int argc, char **argv) {
       o->shards = num("--shards", v, 0, MAX_SHARDS);
     } else if ((v = val(argc, argv, &i, "--mv-targets"))) {
       o->mv_targets = mv_list(v);
+    } else if ((v = val(argc, argv, &i, "--report"))) {
+      o->report = v;
+    } else if ((v = val(argc, argv, &i, "--time-trace"))) {
+      o->trace = v;
     } else if ((v = val(argc, argv, &i, "--keep-temps"))) {
       o->keep = v;
     } else if ((v = val(argc, argv, &i, "--llvm-bindir"))) {

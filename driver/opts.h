@@ -8,6 +8,8 @@ struct opts {
   int olevel;          /* -O0..-O3 */
   int verbose;         /* -v */
   const char *keep;    /* --keep-temps DIR, or NULL */
+  const char *report;  /* --report FILE, or NULL */
+  const char *trace;   /* --time-trace FILE, or NULL */
   const char *bindir;  /* directory of opt, clang, ld.lld, llvm-objcopy */
   const char *plugin;  /* ShardPlugin.so */
   char *mv_targets;    /* --mv-targets, ':'-separated for the pipeline text, or NULL */

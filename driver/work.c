@@ -171,7 +171,9 @@ void work_compile(struct manifest *m, const struct opts *o) {
       if (!j->s || pid != j->pid)
         continue;
       check(j, st);
+      j->s->started = j->t0;
       j->s->secs = now() - j->t0;
+      j->s->slot = i;
       j->s->maxrss = proc_last_maxrss();
       if (o->verbose)
         note("shard %d done: %.3f s, %ld MiB peak", j->s->id, j->s->secs, j->s->maxrss / 1024);

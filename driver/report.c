@@ -1,0 +1,76 @@
+/* report: --report (JSON per shard and a summary) and --time-trace (Chrome trace JSON,
+   for chrome://tracing or Perfetto), written once the output is complete. */
+#define _XOPEN_SOURCE 700
+#include "report.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Opens PATH for writing or dies naming it. */
+static FILE *open_out(const char *path) {
+  FILE *f = fopen(path, "w");
+  if (!f)
+    die("cannot write '%s': %s", path, strerror(errno));
+  return f;
+}
+
+/* Closes F, dying if anything written to PATH was lost. */
+static void close_out(FILE *f, const char *path) {
+  if (ferror(f) | fclose(f))
+    die("cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+}
+
+/* Writes the per-shard report: predicted cost, measured time and memory, and a summary
+   (the critical path is the longest job; imbalance is the longest over the mean). */
+void report_write(const char *path, const struct manifest *m, const struct marks *t, int jobs) {
+  FILE *f = open_out(path);
+  double sum = 0, longest = 0;
+  int crit = 0;
+  for (int k = 0; k < m->nshards; k++) {
+    sum += m->shards[k].secs;
+    if (m->shards[k].secs > longest)
+      longest = m->shards[k].secs, crit = k;
+  }
+  fprintf(f, "{\n  \"version\": 1,\n  \"shards\": %d,\n  \"jobs\": %d,\n", m->nshards, jobs);
+  fprintf(f,
+          "  \"phases\": {\"split\": %.3f, \"compile\": %.3f, \"link\": %.3f, \"total\": %.3f},\n",
+          t->split - t->start, t->compile - t->split, t->link - t->compile, t->link - t->start);
+  fprintf(f, "  \"shard\": [\n");
+  for (int k = 0; k < m->nshards; k++) {
+    const struct shard *s = &m->shards[k];
+    fprintf(f,
+            "    {\"id\": %d, \"predicted_cost\": %llu, \"functions\": %llu, \"seconds\": %.3f, "
+            "\"peak_rss_kib\": %ld}%s\n",
+            s->id, s->cost, s->funcs, s->secs, s->maxrss, k + 1 < m->nshards ? "," : "");
+  }
+  fprintf(f, "  ],\n  \"summary\": {\"job_seconds\": %.3f, \"critical_path_shard\": %d, "
+             "\"critical_path_seconds\": %.3f, \"imbalance\": %.3f}\n}\n",
+          sum, crit, longest, sum > 0 ? longest * m->nshards / sum : 1.0);
+  close_out(f, path);
+}
+
+/* Writes one complete event ("ph": "X") in microseconds since the start of the run. */
+static void event(FILE *f, const char *name, int tid, double from, double to, double t0,
+                  int last) {
+  fprintf(f, "  {\"name\": \"%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %d, \"ts\": %.0f, \"dur\": %.0f}%s\n",
+          name, tid, (from - t0) * 1e6, (to - from) * 1e6, last ? "" : ",");
+}
+
+/* Writes the phases (thread 0) and every shard job (thread 1 + its worker slot). */
+void trace_write(const char *path, const struct manifest *m, const struct marks *t) {
+  FILE *f = open_out(path);
+  fprintf(f, "{\"traceEvents\": [\n");
+  event(f, "split", 0, t->start, t->split, t->start, 0);
+  event(f, "compile", 0, t->split, t->compile, t->start, 0);
+  event(f, "link", 0, t->compile, t->link, t->start, m->nshards == 0);
+  for (int k = 0; k < m->nshards; k++) {
+    const struct shard *s = &m->shards[k];
+    char name[32];
+    snprintf(name, sizeof name, "shard %d", s->id);
+    event(f, name, 1 + s->slot, s->started, s->started + s->secs, t->start, k + 1 == m->nshards);
+  }
+  fprintf(f, "], \"displayTimeUnit\": \"ms\"}\n");
+  close_out(f, path);
+}

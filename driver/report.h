@@ -1,0 +1,15 @@
+/* report: --report (JSON per shard and a summary) and --time-trace (Chrome trace). */
+#ifndef SHARD_REPORT_H
+#define SHARD_REPORT_H
+
+#include "manifest.h"
+
+/* Wall-clock marks of the run: start, end of split, end of compile, end of link. */
+struct marks {
+  double start, split, compile, link;
+};
+
+void report_write(const char *path, const struct manifest *m, const struct marks *t, int jobs);
+void trace_write(const char *path, const struct manifest *m, const struct marks *t);
+
+#endif
