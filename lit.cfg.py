@@ -19,6 +19,7 @@ for var in ("HOME", "TMPDIR", "XDG_CACHE_HOME"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
+config.substitutions.append(("%{env_path}", config.environment["PATH"]))
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%opt-shard", "opt -load-pass-plugin=" + plugin))
 config.substitutions.append(("%shard", os.path.join(bindir, "shard")))

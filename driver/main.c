@@ -20,6 +20,26 @@
 
 static const char *tools[] = {"opt", "clang", "ld.lld", "llvm-objcopy"};
 
+/* The path of program NAME: NAME itself when it contains a '/', else the first executable
+   NAME in $PATH (as a shell would find it); NULL with errno set when there is none. */
+static char *find_program(const char *name) {
+  if (strchr(name, '/')) {
+    if (access(name, X_OK) == 0)
+      return xstrdup(name);
+    return NULL;
+  }
+  const char *path = getenv("PATH");
+  char *dirs = xstrdup(path && *path ? path : "/usr/bin:/bin"), *save = NULL;
+  for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+    char *p = fmt("%s/%s", *d ? d : ".", name);
+    if (access(p, X_OK) == 0)
+      return p;
+    free(p);
+  }
+  errno = ENOENT;
+  return NULL;
+}
+
 /* Dies unless PATH can be created or replaced: its directory is writable and PATH is not
    a directory. */
 static void check_writable(const char *path) {
@@ -37,7 +57,7 @@ static void check_writable(const char *path) {
 
 /* Checks before any work that the input, the output directory, the tools and the plugin are
    usable, so that the common mistakes fail fast with a clear message. */
-static void preflight(const struct opts *o) {
+static void preflight(struct opts *o) {
   struct stat st;
   int fd = open(o->input, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -55,6 +75,12 @@ static void preflight(const struct opts *o) {
     if (access(t, X_OK) < 0)
       die("cannot find LLVM tool '%s': %s (use --llvm-bindir DIR)", t, strerror(errno));
     free(t);
+  }
+  if (o->launcher) {
+    char *l = find_program(o->launcher[0]);
+    if (!l)
+      die("cannot find the launcher '%s': %s", o->launcher[0], strerror(errno));
+    o->launcher[0] = l;
   }
   if (access(o->plugin, R_OK) < 0)
     die("cannot find the plugin '%s': %s (use --plugin PATH)", o->plugin, strerror(errno));

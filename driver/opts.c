@@ -23,7 +23,7 @@
 
 static const char usage_line[] =
     "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"
-    "             [--keep-temps DIR] [--report FILE] [--time-trace FILE]\n"
+    "             [--keep-temps DIR] [--report FILE] [--time-trace FILE] [--launcher CMD]\n"
     "             [--llvm-bindir DIR] [--plugin PATH] -o OUT INPUT\n";
 
 /* Prints --help text. */
@@ -43,6 +43,8 @@ static void help(void) {
          "  -v                  print commands and phase timings to stderr\n"
          "  --report FILE       write JSON: per shard predicted cost, time, memory; summary\n"
          "  --time-trace FILE   write the phases and shard jobs as Chrome-trace JSON\n"
+         "  --launcher CMD      run each shard compile as CMD clang ... (words split at\n"
+         "                      spaces, no shell; e.g. a remote-execution wrapper)\n"
          "  --llvm-bindir DIR   LLVM tools directory (default: $SHARD_LLVM_BINDIR or\n"
          "                      %s)\n"
          "  --plugin PATH       pass plugin (default: <shard dir>/../lib/ShardPlugin.so)\n"
@@ -121,6 +123,19 @@ static char *mv_list(const char *v) {
   return l;
 }
 
+/* Splits a --launcher command at spaces and tabs into a NULL-terminated argv (no shell,
+   no quoting: the command is a program and its plain arguments). */
+static char **words(const char *v) {
+  size_t n = 0;
+  char **w = xmalloc((strlen(v) / 2 + 2) * sizeof *w);
+  for (char *t = strtok(xstrdup(v), " \t"); t; t = strtok(NULL, " \t"))
+    w[n++] = t;
+  if (!n)
+    bad("empty --launcher command");
+  w[n] = NULL;
+  return w;
+}
+
 /* Fills O from the command line; exits 0 for --help/--version and 2 on bad usage. */
 void opts_parse(struct opts *o, int argc, char **argv) {
   const char *v;
@@ -163,6 +178,8 @@ void opts_parse(struct opts *o, int argc, char **argv) {
       o->report = v;
     } else if ((v = val(argc, argv, &i, "--time-trace"))) {
       o->trace = v;
+    } else if ((v = val(argc, argv, &i, "--launcher"))) {
+      o->launcher = words(v);
     } else if ((v = val(argc, argv, &i, "--keep-temps"))) {
       o->keep = v;
     } else if ((v = val(argc, argv, &i, "--llvm-bindir"))) {

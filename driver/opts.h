@@ -10,6 +10,7 @@ struct opts {
   const char *keep;    /* --keep-temps DIR, or NULL */
   const char *report;  /* --report FILE, or NULL */
   const char *trace;   /* --time-trace FILE, or NULL */
+  char **launcher;     /* --launcher CMD split into words (NULL-terminated), or NULL */
   const char *bindir;  /* directory of opt, clang, ld.lld, llvm-objcopy */
   const char *plugin;  /* ShardPlugin.so */
   char *mv_targets;    /* --mv-targets, ':'-separated for the pipeline text, or NULL */

@@ -111,6 +111,8 @@ static void start(struct job *j, struct shard *s, const struct manifest *m,
                   const struct opts *o) {
   struct argv a = {0};
   int k = s->id;
+  for (char **w = o->launcher; w && *w; w++)
+    av_push(&a, *w);
   av_pushf(&a, "%s/clang", o->bindir);
   if (m->triple)
     av_pushf(&a, "--target=%s", m->triple);
