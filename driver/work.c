@@ -14,6 +14,7 @@
 static char *dir;     /* the work directory */
 static int keep;      /* --keep-temps: leave DIR in place */
 static char *tmpout;  /* output temp file to remove on failure, or NULL */
+static int status_line; /* a status line is on the terminal: errors start a new line */
 
 /* Removes the temporary output and (unless kept) the work directory (at exit). */
 void work_cleanup(void) {
@@ -147,12 +148,27 @@ static void check(const struct job *j, int st) {
     return;
   int k = j->s->id;
   char *log = fmt("%s/shard.%d.clang.log", dir, k);
+  if (status_line)
+    fputc('\n', stderr);
   die_log(log, "shard %d: clang failed: %s", k, proc_status(st));
+}
+
+/* On a terminal (and without -v), a ninja-style status line, rewritten in place:
+   "[done/total] compiling shards (running)". Plain output (pipes, files, -v) gets none. */
+static void progress(int done, int total, int running, int tty) {
+  if (!tty)
+    return;
+  status_line = done < total;
+  fprintf(stderr, "\r[%d/%d] compiling shards (%d running)\x1b[K", done, total, running);
+  if (done == total)
+    fputc('\n', stderr);
+  fflush(stderr);
 }
 
 /* Phase 2: compiles every shard, at most -j jobs at once, largest predicted cost first. */
 void work_compile(struct manifest *m, const struct opts *o) {
-  int n = m->nshards, nj = o->jobs < n ? o->jobs : n, next = 0, running = 0;
+  int n = m->nshards, nj = o->jobs < n ? o->jobs : n, next = 0, running = 0, done = 0;
+  int tty = !o->verbose && isatty(STDERR_FILENO);
   struct shard **order = xmalloc(n * sizeof *order);
   struct job *jobs = xmalloc(nj * sizeof *jobs);
   for (int i = 0; i < n; i++)
@@ -166,6 +182,7 @@ void work_compile(struct manifest *m, const struct opts *o) {
         start(&jobs[i], order[next++], m, o);
         running++;
       }
+    progress(done, n, running, tty);
     int st;
     pid_t pid = proc_wait(&st);
     for (int i = 0; i < nj; i++) {
@@ -181,6 +198,7 @@ void work_compile(struct manifest *m, const struct opts *o) {
         note("shard %d done: %.3f s, %ld MiB peak", j->s->id, j->s->secs, j->s->maxrss / 1024);
       j->s = NULL;
       running--;
+      progress(++done, n, running, tty);
       break;
     }
   }
