@@ -124,11 +124,6 @@ static void split(const struct opts *o) {
       av_push(&a, "-disable-verify");
     av_push(&a, o->input);
     char *name = i ? fmt("split.%d.log", i) : xstrdup("split.log"), *log = work_path(name);
-    if (o->verbose) {
-      char *x = av_join(a.v);
-      fprintf(stderr, "%s\n", x);
-      free(x);
-    }
     pids[i] = proc_spawn(a.v, log);
     av_free(&a);
     free(name);

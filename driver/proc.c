@@ -102,6 +102,11 @@ pid_t proc_spawn(char *const argv[], const char *log) {
   posix_spawn_file_actions_t fa;
   posix_spawnattr_t at;
   sigset_t none, dfl;
+  if (verbose) { /* -v: every command, argv joined with spaces */
+    char *s = av_join(argv);
+    fprintf(stderr, "%s\n", s);
+    free(s);
+  }
   int lfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (lfd < 0)
     die("cannot create '%s': %s", log, strerror(errno));
@@ -171,11 +176,6 @@ long proc_last_maxrss(void) {
 /* Runs ARGV to completion with stdout and stderr in LOG; returns its wait status. */
 int proc_run(char *const argv[], const char *log) {
   int st;
-  if (verbose) {
-    char *s = av_join(argv);
-    fprintf(stderr, "%s\n", s);
-    free(s);
-  }
   pid_t pid = proc_spawn(argv, log);
   while (proc_wait(&st) != pid)
     ;

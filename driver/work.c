@@ -131,11 +131,6 @@ static void start(struct job *j, struct shard *s, const struct manifest *m,
   /* A crash would otherwise leave a reproducer (a copy of the shard) in $TMPDIR; the shard
      itself is the reproducer (--keep-temps keeps it, -v shows the command). */
   av_push(&a, "-fno-crash-diagnostics");
-  if (o->verbose) {
-    char *x = av_join(a.v);
-    fprintf(stderr, "%s\n", x);
-    free(x);
-  }
   char *log = fmt("%s/shard.%d.clang.log", dir, k);
   *j = (struct job){.s = s, .pid = proc_spawn(a.v, log), .t0 = now()};
   free(log);
