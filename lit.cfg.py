@@ -19,6 +19,9 @@ for var in ("HOME", "TMPDIR", "XDG_CACHE_HOME"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
+# Tests compile from scratch unless they ask for a cache (--cache-dir beats this).
+config.environment["SHARD_NO_CACHE"] = "1"
+
 config.substitutions.append(("%{env_path}", config.environment["PATH"]))
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%opt-shard", "opt -load-pass-plugin=" + plugin))
