@@ -74,12 +74,17 @@ struct ShardCostPass : llvm::PassInfoMixin<ShardCostPass> {
   static bool isRequired() { return true; }
 };
 
-/// shard-partition<shards=N>: assigns every defined global value to a shard.
+/// shard-partition<shards=N;slack=S;place=stable|graph>: assigns every defined global
+/// value to a shard.
 struct ShardPartitionPass : llvm::PassInfoMixin<ShardPartitionPass> {
   unsigned Shards = 0; // 0: choose from the module's cost
   static constexpr unsigned DefaultSlack = 30;
-  unsigned Slack = DefaultSlack; // a shard may exceed the mean cost by Slack/1000
-  ShardPartitionPass(unsigned Shards, unsigned Slack) : Shards(Shards), Slack(Slack) {}
+  /// stable: each cut within Slack/1000 of its range's cost; graph: a shard may exceed
+  /// the mean cost by Slack/1000.
+  unsigned Slack = DefaultSlack;
+  bool Graph = false; // place=graph: connectivity-driven placement (not edit-stable)
+  ShardPartitionPass(unsigned Shards, unsigned Slack, bool Graph)
+      : Shards(Shards), Slack(Slack), Graph(Graph) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   void printPipeline(llvm::raw_ostream &OS,
                      llvm::function_ref<llvm::StringRef(llvm::StringRef)>);

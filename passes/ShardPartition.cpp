@@ -28,6 +28,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -210,6 +211,72 @@ RefGraph buildRefGraph(const Groups &G) {
   return R;
 }
 
+/// Numbers the groups (given by their roots, in placement order) and sums their
+/// costs; returns each node's group number (GroupOf[N], module asm, stays 0).
+std::vector<uint32_t> numberGroups(Groups &G, ArrayRef<uint64_t> Cost,
+                                   ArrayRef<uint32_t> Roots,
+                                   std::vector<uint64_t> &GroupCost) {
+  size_t N = G.Nodes.size();
+  std::vector<uint32_t> GroupOf(N + 1, 0), RootPos(N + 1, 0);
+  for (uint32_t K = 0; K < Roots.size(); ++K)
+    RootPos[Roots[K]] = K;
+  GroupCost.assign(Roots.size(), 0);
+  for (uint32_t I = 0; I < N; ++I) {
+    GroupOf[I] = RootPos[G.find(I)];
+    GroupCost[GroupOf[I]] += Cost[I];
+  }
+  return GroupOf;
+}
+
+/// place=stable: groups in module order (a group sits where its first member
+/// does), cut into contiguous ranges at content-defined points (shard_bisect),
+/// so that an edit to one function moves nothing else.
+std::vector<uint32_t> placeStable(Groups &G, ArrayRef<uint64_t> Cost,
+                                  ArrayRef<uint32_t> Roots, unsigned NumShards,
+                                  unsigned Window, std::vector<unsigned> &GroupShard,
+                                  std::vector<uint64_t> &Load) {
+  std::vector<uint64_t> GroupCost, Key(Roots.size());
+  std::vector<uint32_t> GroupOf = numberGroups(G, Cost, Roots, GroupCost);
+  for (size_t K = 0; K < Roots.size(); ++K)
+    Key[K] = xxh3_64bits(G.Nodes[Roots[K]]->getName());
+  shard_bisect(Roots.size(), GroupCost.data(), Key.data(), NumShards, Window,
+               GroupShard.data(), Load.data());
+  return GroupOf;
+}
+
+/// place=graph: groups largest first onto the shard they share most references
+/// with, under a balance bound, then refinement moves (shard_assign). Better cuts
+/// on some modules, but one edit can move many groups.
+std::vector<uint32_t> placeByGraph(Groups &G, ArrayRef<uint64_t> Cost, const RefGraph &R,
+                                   std::vector<uint32_t> Roots, unsigned NumShards,
+                                   unsigned Slack, std::vector<unsigned> &GroupShard,
+                                   std::vector<uint64_t> &Load) {
+  // Groups in tie-break order (name of the first member, then module order).
+  std::stable_sort(Roots.begin(), Roots.end(), [&](uint32_t A, uint32_t B) {
+    return G.Nodes[A]->getName() < G.Nodes[B]->getName();
+  });
+  std::vector<uint64_t> GroupCost;
+  std::vector<uint32_t> GroupOf = numberGroups(G, Cost, Roots, GroupCost);
+  // The group graph: edges between different groups, merged and summed.
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> GroupEdge;
+  for (size_t E = 0; E < R.From.size(); ++E) {
+    uint32_t A = GroupOf[R.From[E]], B = GroupOf[R.To[E]];
+    if (A != B)
+      GroupEdge[{std::min(A, B), std::max(A, B)}] += R.W[E];
+  }
+  RefGraph GR;
+  for (auto &[Ends, W] : GroupEdge) {
+    GR.From.push_back(Ends.first);
+    GR.To.push_back(Ends.second);
+    GR.W.push_back(W);
+  }
+  shard_graph Grp{Roots.size(), GR.From.size(), GroupCost.data(), GR.From.data(),
+                  GR.To.data(), GR.W.data()};
+  if (shard_assign(&Grp, NumShards, Slack, GroupShard.data(), Load.data()))
+    report_fatal_error("shard-partition: out of memory");
+  return GroupOf;
+}
+
 } // namespace
 
 PreservedAnalyses ShardPartitionPass::run(Module &M, ModuleAnalysisManager &) {
@@ -234,41 +301,15 @@ PreservedAnalyses ShardPartitionPass::run(Module &M, ModuleAnalysisManager &) {
     Mergeable[I] = G.Nodes[I]->hasLocalLinkage() && G.find(I) != AsmRoot;
   shard_cluster(&Item, Mergeable.data(), Total / NumShards / 2, G.Parent.data());
 
-  // Groups in tie-break order (name of the first member, then module order).
   std::vector<uint32_t> Roots;
   for (uint32_t I = 0; I < N; ++I)
     if (G.find(I) == I) // a lone asm node (index N) carries nothing
       Roots.push_back(I);
-  std::stable_sort(Roots.begin(), Roots.end(), [&](uint32_t A, uint32_t B) {
-    return G.Nodes[A]->getName() < G.Nodes[B]->getName();
-  });
-  std::vector<uint32_t> GroupOf(N + 1, 0), RootPos(N + 1, 0);
-  for (uint32_t K = 0; K < Roots.size(); ++K)
-    RootPos[Roots[K]] = K;
-  std::vector<uint64_t> GroupCost(Roots.size(), 0);
-  for (uint32_t I = 0; I < N; ++I) {
-    GroupOf[I] = RootPos[G.find(I)];
-    GroupCost[GroupOf[I]] += Cost[I];
-  }
-  // The group graph: edges between different groups, merged and summed.
-  std::map<std::pair<uint32_t, uint32_t>, uint32_t> GroupEdge;
-  for (size_t E = 0; E < R.From.size(); ++E) {
-    uint32_t A = GroupOf[R.From[E]], B = GroupOf[R.To[E]];
-    if (A != B)
-      GroupEdge[{std::min(A, B), std::max(A, B)}] += R.W[E];
-  }
-  RefGraph GR;
-  for (auto &[Ends, W] : GroupEdge) {
-    GR.From.push_back(Ends.first);
-    GR.To.push_back(Ends.second);
-    GR.W.push_back(W);
-  }
-  shard_graph Grp{Roots.size(), GR.From.size(), GroupCost.data(), GR.From.data(),
-                  GR.To.data(), GR.W.data()};
   std::vector<unsigned> GroupShard(Roots.size());
   std::vector<uint64_t> Load(NumShards);
-  if (shard_assign(&Grp, NumShards, Slack, GroupShard.data(), Load.data()))
-    report_fatal_error("shard-partition: out of memory");
+  std::vector<uint32_t> GroupOf =
+      Graph ? placeByGraph(G, Cost, R, Roots, NumShards, Slack, GroupShard, Load)
+            : placeStable(G, Cost, Roots, NumShards, Slack, GroupShard, Load);
   std::vector<unsigned> ShardOf(N + 1, 0);
   for (uint32_t I = 0; I < N; ++I)
     ShardOf[I] = GroupShard[GroupOf[I]];
@@ -299,6 +340,8 @@ void ShardPartitionPass::printPipeline(raw_ostream &OS,
   OS << "shard-partition<shards=" << Shards;
   if (Slack != DefaultSlack)
     OS << ";slack=" << Slack;
+  if (Graph)
+    OS << ";place=graph";
   OS << ">";
 }
 

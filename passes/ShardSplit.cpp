@@ -30,6 +30,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -287,19 +288,45 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S,
   }
 }
 
-/// A name suffix that identifies this translation unit: a hash of the source file
-/// name and of the names of the module's external definitions.
+/// A name suffix for promoted locals: a hash of the source file name only, so that
+/// an edit elsewhere in the module renames nothing (the driver makes the symbols local
+/// again, so they cannot clash with other units' symbols in its output).
 std::string unitSuffix(const Module &M) {
-  MD5 Hash;
-  Hash.update(M.getSourceFileName());
-  for (const GlobalValue &GV : M.global_values())
-    if (!GV.isDeclaration() && !GV.hasLocalLinkage()) {
-      Hash.update(StringRef("\0", 1));
-      Hash.update(GV.getName());
-    }
-  MD5::MD5Result R;
-  Hash.final(R);
-  return ".shard." + utohexstr(R.low(), /*LowerCase=*/true, /*Width=*/16);
+  return ".shard." + utohexstr(xxh3_64bits(M.getSourceFileName()), /*LowerCase=*/true,
+                               /*Width=*/16);
+}
+
+/// Names each private global after the global that refers to it (the least name
+/// among its non-private referrers) instead of the front end's module-wide counter:
+/// ".str.1207" becomes ".str.sqlite3VdbeExec.3". A string added to one function
+/// then renames nothing in other functions, and the shards that do not hold that
+/// function keep their bytes. Private names never reach the symbol table.
+void namePrivatesByReferrer(Module &M) {
+  DenseMap<const GlobalValue *, StringRef> Referrer;
+  for (const GlobalValue &GV : M.global_values()) {
+    if (GV.isDeclaration() || GV.hasPrivateLinkage() || !GV.hasName())
+      continue;
+    forEachRef(GV, [&](const GlobalValue &R) {
+      if (!R.hasPrivateLinkage())
+        return;
+      auto [It, New] = Referrer.try_emplace(&R, GV.getName());
+      if (!New && GV.getName() < It->second)
+        It->second = GV.getName();
+    });
+  }
+  StringSet<> Pinned = pinnedNames(M);
+  StringMap<unsigned> Count;
+  for (GlobalValue &GV : M.global_values()) {
+    auto It = Referrer.find(&GV);
+    if (It == Referrer.end() || Pinned.contains(GV.getName()))
+      continue;
+    StringRef Base = GV.getName().rtrim("0123456789");
+    if (Base.size() == GV.getName().size() || !Base.consume_back("."))
+      Base = GV.getName();
+    std::string Name = (Base + "." + It->second).str();
+    unsigned K = Count[Name]++;
+    GV.setName(K ? Name + "." + std::to_string(K) : Name);
+  }
 }
 
 struct Promotion {
@@ -658,6 +685,7 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     fail("module has no shard plan (run shard-partition first)");
   if (!sys::fs::is_directory(Dir))
     fail("output directory '" + Dir + "' does not exist");
+  namePrivatesByReferrer(M);
   Layout L = buildLayout(M, *P, Limits);
   std::vector<std::vector<uint8_t>> Placed(P->NumShards);
   for (unsigned S = 0; S < P->NumShards; ++S)

@@ -234,3 +234,50 @@ int shard_assign(const struct shard_graph *g, unsigned nshards, unsigned slack,
 	free(conn);
 	return 0;
 }
+
+/* Cuts items [lo, hi) into ns shards from s0 on (see shard_bisect). */
+static void bisect(size_t lo, size_t hi, const uint64_t *cost, const uint64_t *key,
+		   unsigned s0, unsigned ns, unsigned window, unsigned *shard)
+{
+	if (ns == 1) {
+		for (size_t i = lo; i < hi; i++)
+			shard[i] = s0;
+		return;
+	}
+	unsigned nl = ns / 2;
+	uint64_t total = 0;
+	for (size_t i = lo; i < hi; i++)
+		total += cost[i];
+	uint64_t target = total / ns * nl + total % ns * nl / ns;
+	uint64_t w = total / 1000 * window + total % 1000 * window / 1000;
+	/* Cut j puts [lo, j) left. Inside the window the cut goes before the item with the
+	   largest key (content-defined, so it moves only when an edit reaches that item or the
+	   window's ends); with no cut inside, the closest cut to the target wins. */
+	size_t best = lo, near = lo;
+	int found = 0;
+	uint64_t bestkey = 0, neardist = UINT64_MAX, prefix = 0;
+	for (size_t j = lo; j <= hi; j++) {
+		uint64_t d = prefix > target ? prefix - target : target - prefix;
+		if (d < neardist)
+			neardist = d, near = j;
+		if (d <= w && j > lo && j < hi && (!found || key[j] > bestkey))
+			found = 1, best = j, bestkey = key[j];
+		if (j < hi)
+			prefix += cost[j];
+	}
+	size_t cut = found ? best : near;
+	bisect(lo, cut, cost, key, s0, nl, window, shard);
+	bisect(cut, hi, cost, key, s0 + nl, ns - nl, window, shard);
+}
+
+void shard_bisect(size_t n, const uint64_t *cost, const uint64_t *key, unsigned nshards,
+		  unsigned window, unsigned *shard, uint64_t *load)
+{
+	if (nshards == 0)
+		return;
+	bisect(0, n, cost, key, 0, nshards, window, shard);
+	for (unsigned s = 0; s < nshards; s++)
+		load[s] = 0;
+	for (size_t i = 0; i < n; i++)
+		load[shard[i]] += cost[i];
+}

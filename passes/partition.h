@@ -48,6 +48,16 @@ void shard_cluster(const struct shard_graph *g, const uint8_t *mergeable, uint64
 int shard_assign(const struct shard_graph *g, unsigned nshards, unsigned slack,
                  unsigned *shard, uint64_t *load);
 
+/* Edit-stable placement: cuts the n items, in their given (source) order, into nshards
+ * contiguous ranges by recursive bisection. Each cut lies within window/1000 of its range's
+ * cost from the balanced point, before the item with the largest key[] there (a hash of its
+ * name), so an edit that changes one item's cost, or adds or removes an item, moves a cut
+ * only when that item or a window end crosses the chosen one: the other ranges keep their
+ * items. With no cut inside the window, the one closest to the balanced point. Writes
+ * shard[i] and load[s]. */
+void shard_bisect(size_t n, const uint64_t *cost, const uint64_t *key, unsigned nshards,
+                  unsigned window, unsigned *shard, uint64_t *load);
+
 /* Total weight of edges whose ends lie in different shards. */
 uint64_t shard_cut(const struct shard_graph *g, const unsigned *shard);
 

@@ -69,6 +69,7 @@ bool forEachParam(StringRef Params,
 
 bool parseShardPartition(StringRef Params, ModulePassManager &MPM) {
   unsigned Shards = 0, Slack = shard::ShardPartitionPass::DefaultSlack;
+  bool Graph = false;
   bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
     if (Key == "shards")
       return (!Value.getAsInteger(10, Shards) && Shards <= 4096) ||
@@ -78,10 +79,13 @@ bool parseShardPartition(StringRef Params, ModulePassManager &MPM) {
       return (!Value.getAsInteger(10, Slack) && Slack <= 1000) ||
              badParam("shard-partition", Param,
                       "slack must be an integer from 0 to 1000 (thousandths of the mean)");
-    return badParam("shard-partition", Param, "expected shards=N or slack=N");
+    if (Key == "place")
+      return ((Value == "stable" || Value == "graph") && ((Graph = Value == "graph"), true)) ||
+             badParam("shard-partition", Param, "place must be stable or graph");
+    return badParam("shard-partition", Param, "expected shards=N, slack=N or place=P");
   });
   if (OK)
-    MPM.addPass(shard::ShardPartitionPass(Shards, Slack));
+    MPM.addPass(shard::ShardPartitionPass(Shards, Slack, Graph));
   return OK;
 }
 

@@ -3,7 +3,7 @@
 ; the only code that uses it), while the cluster stays under half a shard's share. A local
 ; with referrers in two groups (@shared) stays on its own and goes where it shares the most
 ; references (a tie here: the lighter shard). The plan reports the weight of cut references.
-; RUN: %opt-shard -passes='shard-partition<shards=2>,print<shard-plan>' -disable-output %s 2>&1 | FileCheck %s
+; RUN: %opt-shard -passes='shard-partition<shards=2;place=graph>,print<shard-plan>' -disable-output %s 2>&1 | FileCheck %s
 
 ; CHECK: shard-plan: shards=2 total-cost=7853 max-cost=3950 imbalance=1.01 cut=1
 ; CHECK-NEXT: shard 0: cost=3950 functions=3 globals=3

@@ -13,7 +13,7 @@
 ; comdat-keepalive.ll for larger ones).
 ;
 ; RUN: rm -rf %t && mkdir %t
-; RUN: %opt-shard -passes='shard-partition<shards=6>,print<shard-plan>,shard-split<dir=%t;dup-cost=1000>' \
+; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,print<shard-plan>,shard-split<dir=%t;dup-cost=1000>' \
 ; RUN:   -disable-output %s 2>&1 | FileCheck --check-prefix=PLAN %s
 ; Each shard's definitions and declarations are listed exactly (no other define or
 ; declare may appear).

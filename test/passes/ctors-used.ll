@@ -12,7 +12,7 @@
 ; (The unnamed ctor's entry must follow it to shard 8, not stay in the asm shard.)
 ;
 ; RUN: rm -rf %t && mkdir %t
-; RUN: %opt-shard -passes='shard-partition<shards=9>,print<shard-plan>,shard-split<dir=%t;dup-cost=1000>' \
+; RUN: %opt-shard -passes='shard-partition<shards=9;place=graph>,print<shard-plan>,shard-split<dir=%t;dup-cost=1000>' \
 ; RUN:   -disable-output %s 2>&1 | FileCheck --check-prefix=PLAN %s
 ; RUN: llvm-dis %t/shard.0.bc -o - | FileCheck --check-prefix=S0 --implicit-check-not=llvm. --implicit-check-not=external %s
 ; RUN: llvm-dis %t/shard.1.bc -o - | FileCheck --check-prefix=S1 --implicit-check-not=llvm. --implicit-check-not=declare --implicit-check-not=external %s

@@ -5,7 +5,7 @@
 ;
 ; RUN: rm -rf %t && split-file %s %t && mkdir %t/e %t/d %t/t %t/a
 ;
-; RUN: %opt-shard -passes='shard-partition<shards=2>,print<shard-plan>,shard-split<dir=%t/e>' \
+; RUN: %opt-shard -passes='shard-partition<shards=2;place=graph>,print<shard-plan>,shard-split<dir=%t/e>' \
 ; RUN:   -disable-output %t/empty.ll 2>&1 | FileCheck --check-prefix=PLAN2 %s
 ; RUN: FileCheck --check-prefix=MAN2 %s < %t/e/manifest
 ; RUN: llvm-dis %t/e/shard.0.bc -o - | FileCheck --check-prefix=NOTHING %s
@@ -14,7 +14,7 @@
 ; RUN: opt -passes=verify -disable-output %t/e/shard.1.bc
 ; RUN: not ls %t/e/shard.2.bc
 ;
-; RUN: %opt-shard -passes='shard-partition<shards=2>,print<shard-plan>,shard-split<dir=%t/d>' \
+; RUN: %opt-shard -passes='shard-partition<shards=2;place=graph>,print<shard-plan>,shard-split<dir=%t/d>' \
 ; RUN:   -disable-output %t/decls.ll 2>&1 | FileCheck --check-prefix=PLAN2 %s
 ; RUN: FileCheck --check-prefix=MAN2 %s < %t/d/manifest
 ; RUN: llvm-dis %t/d/shard.0.bc -o - | FileCheck --check-prefix=NOTHING %s
@@ -22,13 +22,13 @@
 ; RUN: opt -passes=verify -disable-output %t/d/shard.0.bc
 ; RUN: opt -passes=verify -disable-output %t/d/shard.1.bc
 ;
-; RUN: %opt-shard -passes='shard-partition<shards=0>,print<shard-plan>,shard-split<dir=%t/a>' \
+; RUN: %opt-shard -passes='shard-partition<shards=0;place=graph>,print<shard-plan>,shard-split<dir=%t/a>' \
 ; RUN:   -disable-output %t/empty.ll 2>&1 | FileCheck --check-prefix=AUTO %s
 ; RUN: FileCheck --check-prefix=MANAUTO %s < %t/a/manifest
 ; RUN: opt -passes=verify -disable-output %t/a/shard.0.bc
 ; RUN: not ls %t/a/shard.1.bc
 ;
-; RUN: %opt-shard -passes='shard-partition<shards=8>,print<shard-plan>,shard-split<dir=%t/t>' \
+; RUN: %opt-shard -passes='shard-partition<shards=8;place=graph>,print<shard-plan>,shard-split<dir=%t/t>' \
 ; RUN:   -disable-output %t/two.ll 2>&1 | FileCheck --check-prefix=PLAN8 %s
 ; RUN: FileCheck --check-prefix=MAN8 %s < %t/t/manifest
 ; RUN: llvm-dis %t/t/shard.0.bc -o - | FileCheck --check-prefix=T0 %s

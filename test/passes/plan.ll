@@ -7,16 +7,16 @@
 ; at least total / 32768, at most 32);
 ; -print-pipeline-passes round-trips every pass with its parameters.
 ;
-; RUN: %opt-shard -passes='shard-partition<shards=3>,print<shard-plan>' -disable-output %s 2>&1 \
+; RUN: %opt-shard -passes='shard-partition<shards=3;place=graph>,print<shard-plan>' -disable-output %s 2>&1 \
 ; RUN:   | FileCheck --strict-whitespace --check-prefix=PLAN3 %s
-; RUN: %opt-shard -passes='shard-partition<shards=0>,print<shard-plan>' -disable-output %s 2>&1 \
+; RUN: %opt-shard -passes='shard-partition<shards=0;place=graph>,print<shard-plan>' -disable-output %s 2>&1 \
 ; RUN:   | FileCheck --strict-whitespace --check-prefix=AUTO4 %s
-; RUN: %opt-shard -passes='shard-cost,shard-partition<shards=0>,print<shard-plan>' -disable-output %s 2>&1 \
+; RUN: %opt-shard -passes='shard-cost,shard-partition<shards=0;place=graph>,print<shard-plan>' -disable-output %s 2>&1 \
 ; RUN:   | FileCheck --strict-whitespace --check-prefix=AUTO1 %s
-; RUN: %opt-shard -passes='shard-partition<shards=3>,shard-partition<shards=2>,print<shard-plan>' -disable-output %s 2>&1 \
+; RUN: %opt-shard -passes='shard-partition<shards=3;place=graph>,shard-partition<shards=2;place=graph>,print<shard-plan>' -disable-output %s 2>&1 \
 ; RUN:   | FileCheck --strict-whitespace --check-prefix=AGAIN %s
 ; RUN: %opt-shard -passes='print<shard-plan>' -disable-output %s 2>&1 | FileCheck --check-prefix=NONE %s
-; RUN: %opt-shard -passes='shard-cost,shard-partition<shards=4>,print<shard-plan>,shard-split<dir=%t>' \
+; RUN: %opt-shard -passes='shard-cost,shard-partition<shards=4;place=graph>,print<shard-plan>,shard-split<dir=%t>' \
 ; RUN:   -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE -DDIR=%t %s
 ; RUN: %opt-shard -passes='shard-partition,print<shard-plan>' -print-pipeline-passes -disable-output %s \
 ; RUN:   | FileCheck --check-prefix=PIPE0 %s
@@ -71,7 +71,7 @@
 
 ; NONE: shard-plan: none (run shard-partition first)
 
-; PIPE: shard-cost,shard-partition<shards=4>,print<shard-plan>,shard-split<dir=[[DIR]]>
+; PIPE: shard-cost,shard-partition<shards=4;place=graph>,print<shard-plan>,shard-split<dir=[[DIR]]>
 ; PIPE0: shard-partition<shards=0>,print<shard-plan>
 
 define void @d() !shard.cost !{i64 20000} { ret void }

@@ -13,7 +13,7 @@
 ; copies or imports any of them.
 ;
 ; RUN: rm -rf %t && mkdir %t
-; RUN: %opt-shard -passes='shard-partition<shards=7>,print<shard-plan>,shard-split<dir=%t>' \
+; RUN: %opt-shard -passes='shard-partition<shards=7;place=graph>,print<shard-plan>,shard-split<dir=%t>' \
 ; RUN:   -disable-output %s 2>&1 | FileCheck --check-prefix=PLAN %s
 ; RUN: llvm-dis %t/shard.0.bc -o - | FileCheck --check-prefix=S0 --implicit-check-not=define --implicit-check-not=declare %s
 ; RUN: llvm-dis %t/shard.1.bc -o - | FileCheck --check-prefix=S1 --implicit-check-not=define --implicit-check-not=declare %s
@@ -52,7 +52,7 @@
 
 ; The user declares them all, hidden, under the new names; @kept keeps its own.
 ; S1-DAG: @[[CONST:const\.shard\.[0-9a-f]{16}]] = external hidden constant [25344 x i8]
-; S1-DAG: @[[PRIV:priv\.shard\.[0-9a-f]{16}]] = external hidden constant [25344 x i8]
+; S1-DAG: @[[PRIV:priv\.a\.shard\.[0-9a-f]{16}]] = external hidden constant [25344 x i8]
 ; S1-DAG: @kept = external hidden global [25344 x i8]
 ; S1-DAG: @[[ANON:__shard\.anon\.shard\.[0-9a-f]{16}]] = external hidden global [25344 x i8]
 ; S1:     define ptr @a() #0 {
@@ -71,7 +71,7 @@
 ; S4:     @kept = hidden global [25344 x i8] zeroinitializer
 ; S4:     @llvm.used = appending global [1 x ptr] [ptr @kept], section "llvm.metadata"
 
-; S5:     @[[PRIV:priv\.shard\.[0-9a-f]{16}]] = hidden constant [25344 x i8] zeroinitializer
+; S5:     @[[PRIV:priv\.a\.shard\.[0-9a-f]{16}]] = hidden constant [25344 x i8] zeroinitializer
 
 ; Used only in its own shard: still internal, same name.
 ; S6:     define internal void @solo() #0 {
@@ -83,7 +83,7 @@
 ; MAN-NEXT: promoted __shard.anon[[SUF]] -{{$}}
 ; MAN-NEXT: promoted const[[SUF]] const{{$}}
 ; MAN-NEXT: promoted kept -{{$}}
-; MAN-NEXT: promoted priv[[SUF]] -{{$}}
+; MAN-NEXT: promoted priv.a[[SUF]] -{{$}}
 ; MAN-NOT:  promoted
 
 @0 = internal global [25344 x i8] zeroinitializer

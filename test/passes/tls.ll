@@ -6,7 +6,7 @@
 ; a, b, tl_ext, tl_int, tl_le.
 ;
 ; RUN: rm -rf %t && mkdir %t
-; RUN: %opt-shard -passes='shard-partition<shards=5>,print<shard-plan>,shard-split<dir=%t>' \
+; RUN: %opt-shard -passes='shard-partition<shards=5;place=graph>,print<shard-plan>,shard-split<dir=%t>' \
 ; RUN:   -disable-output %s 2>&1 | FileCheck --check-prefix=PLAN %s
 ; RUN: llvm-dis %t/shard.0.bc -o - | FileCheck --check-prefixes=USER,S0 %s
 ; RUN: llvm-dis %t/shard.1.bc -o - | FileCheck --check-prefixes=USER,S1 %s

@@ -117,6 +117,55 @@ static void test_assign(void)
 	CHECK(shard_cut(&g2, shard) > 0);
 }
 
+/* shard_bisect: contiguous ranges, bounded imbalance, and an edit to one item's cost (or
+ * an added item) moves no other item. */
+static void test_bisect(void)
+{
+	enum { N = 400, S = 16 };
+	uint64_t cost[N + 1], key[N + 1], load[S], total = 0;
+	unsigned a[N + 1], b[N + 1];
+	uint64_t x = 88172645463325252ull;
+	for (size_t i = 0; i < N; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		cost[i] = 20 + x % 300;
+		key[i] = x * 0x9e3779b97f4a7c15ull;
+		total += cost[i];
+	}
+	shard_bisect(N, cost, key, S, 30, a, load);
+	int contiguous = 1;
+	uint64_t max = 0, sum = 0;
+	for (size_t i = 1; i < N; i++)
+		contiguous &= a[i] == a[i - 1] || a[i] == a[i - 1] + 1;
+	for (unsigned s = 0; s < S; s++)
+		sum += load[s], max = load[s] > max ? load[s] : max;
+	CHECK(contiguous && a[0] == 0 && a[N - 1] == S - 1);
+	CHECK(sum == total);
+	CHECK(max * S <= total * 13 / 10); /* within 30% of the mean */
+	/* Small edits, one at a time: at most the edited item's range changes. */
+	int moved = 0;
+	for (size_t e = 0; e < N; e += 7) {
+		uint64_t old = cost[e];
+		cost[e] += 10;
+		shard_bisect(N, cost, key, S, 30, b, load);
+		cost[e] = old;
+		for (size_t i = 0; i < N; i++)
+			moved += a[i] != b[i];
+	}
+	CHECK(moved <= N / 7 * 2); /* a few cuts move by an item or two, most none */
+	/* An item added in the middle: the items before its range keep their shards. */
+	for (size_t i = N; i > N / 2; i--)
+		cost[i] = cost[i - 1], key[i] = key[i - 1];
+	cost[N / 2] = 50, key[N / 2] = 12345;
+	shard_bisect(N + 1, cost, key, S, 30, b, load);
+	int same_before = 1;
+	for (size_t i = 0; i < N / 4; i++)
+		same_before &= a[i] == b[i];
+	CHECK(same_before);
+	/* More shards than items: empty shards, every item placed. */
+	shard_bisect(3, cost, key, 8, 30, b, load);
+	CHECK(b[0] < 8 && b[1] < 8 && b[2] < 8 && b[0] <= b[1] && b[1] <= b[2]);
+}
+
 int main(void)
 {
 	test_union_find();
@@ -124,6 +173,7 @@ int main(void)
 	test_assign_balance();
 	test_cluster();
 	test_assign();
+	test_bisect();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
