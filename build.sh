@@ -4,8 +4,9 @@
 #   ./build.sh [--deps-only] [22|19]...        (default: 22 19)
 #
 # For each major NN: installs what is missing with apt-get (cmake, gcc, g++, make, llvm-NN-dev, clang-NN,
-# llvm-NN-tools, lld-NN, plus python3, valgrind, time and npm), configures build/ (LLVM 22) or build-NN/
-# (other majors) as a Release build against /usr/lib/llvm-NN, and builds it with all cores.
+# llvm-NN-tools, lld-NN, plus python3, valgrind, time, ninja-build for the --emit-ninja test, and npm),
+# configures build/ (LLVM 22) or build-NN/ (other majors) as a Release build against /usr/lib/llvm-NN, and
+# builds it with all cores.
 # sqlite3.c for the end-to-end test is passed as SHARD_SQLITE_C when it is known: from $SHARD_SQLITE_C, or
 # when bench/fetch-sqlite.sh has already fetched it (this script never downloads it; test/run.sh does).
 # Safe to run again: nothing is installed twice, and an existing build directory is just brought up to date.
@@ -54,7 +55,7 @@ install_missing() {
 
 # Tools every build needs. npm only fetches sqlite3.c; node may come from elsewhere than Debian (nodesource),
 # so look for the command, not the package.
-COMMON=(cmake make gcc g++ python3 valgrind time)
+COMMON=(cmake make gcc g++ python3 valgrind time libxxhash-dev ninja-build)
 command -v npm >/dev/null 2>&1 || COMMON+=(npm)
 install_missing "${COMMON[@]}"
 for m in "${MAJORS[@]}"; do

@@ -34,6 +34,18 @@ config.available_features.add("llvm-%d" % config.llvm_major)
 import platform
 if platform.machine() in ("x86_64", "AMD64"):
     config.available_features.add("x86_64")
+# target-aarch64, target-webassembly, ...: the code generators this LLVM was built with.
+import subprocess
+try:
+    built = subprocess.run([os.path.join(config.llvm_tools_dir, "llvm-config"), "--targets-built"],
+                           capture_output=True, text=True).stdout.split()
+except OSError:
+    built = []
+for t in built:
+    config.available_features.add("target-" + t.lower())
+import shutil
+if shutil.which("ninja", path=config.environment["PATH"]):
+    config.available_features.add("ninja")
 if config.sqlite_c and os.path.exists(config.sqlite_c):
     config.available_features.add("sqlite")
     config.substitutions.append(("%sqlite3_c", config.sqlite_c))

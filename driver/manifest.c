@@ -137,3 +137,39 @@ void manifest_read(const char *path, struct manifest *m) {
   if (nseen != m->nshards)
     bad("fewer 'shard' lines than 'shards' says", "");
 }
+
+/* The object file format LLVM gives TRIPLE when it is not ELF (as Triple::getDefaultFormat
+   picks it: by architecture, then operating system, an explicit "-elf"/"-macho"/"-coff"
+   environment first), or NULL for ELF. */
+static const char *non_elf(const char *triple) {
+  static const char *const os[][2] = {
+      {"darwin", "Mach-O"}, {"macos", "Mach-O"},  {"ios", "Mach-O"},     {"tvos", "Mach-O"},
+      {"watchos", "Mach-O"}, {"xros", "Mach-O"},  {"driverkit", "Mach-O"}, {"apple", "Mach-O"},
+      {"windows", "COFF"},   {"win32", "COFF"},   {"cygwin", "COFF"},    {"mingw", "COFF"},
+      {"uefi", "COFF"},      {"aix", "XCOFF"},    {"zos", "GOFF"}};
+  const char *env = strrchr(triple, '-');
+  if (env && strlen(env) >= 4 && !strcmp(env + strlen(env) - 3, "elf"))
+    return NULL;
+  if (env && (!strcmp(env, "-macho") || !strcmp(env, "-coff")))
+    return env[1] == 'm' ? "Mach-O" : "COFF";
+  if (!strncmp(triple, "wasm", 4))
+    return "WebAssembly";
+  if (!strncmp(triple, "spirv", 5))
+    return "SPIR-V";
+  if (!strncmp(triple, "dxil", 4))
+    return "DXContainer";
+  for (const char *p = strchr(triple, '-'); p; p = strchr(p + 1, '-'))
+    for (size_t i = 0; i < sizeof os / sizeof *os; i++)
+      if (!strncmp(p + 1, os[i][0], strlen(os[i][0])))
+        return os[i][1];
+  return NULL;
+}
+
+/* Dies unless M's target produces ELF objects, the only kind ld.lld -r and the symbol
+   restoring of phase 3 handle; checked before any shard is compiled. */
+void manifest_check_target(const struct manifest *m, const char *input) {
+  const char *f = m->triple ? non_elf(m->triple) : NULL;
+  if (f)
+    die("'%s' targets '%s', whose objects are %s: shard produces ELF objects only", input,
+        m->triple, f);
+}

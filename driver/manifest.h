@@ -31,5 +31,6 @@ struct manifest {
 };
 
 void manifest_read(const char *path, struct manifest *m);
+void manifest_check_target(const struct manifest *m, const char *input);
 
 #endif

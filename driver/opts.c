@@ -24,7 +24,8 @@
 static const char usage_line[] =
     "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"
     "             [--keep-temps DIR] [--report FILE] [--time-trace FILE] [--launcher CMD]\n"
-    "             [--llvm-bindir DIR] [--plugin PATH] -o OUT INPUT\n";
+    "             [--max-mem SIZE] [--llvm-bindir DIR] [--plugin PATH] [--emit-ninja FILE]\n"
+    "             -o OUT INPUT\n";
 
 /* Prints --help text. */
 static void help(void) {
@@ -33,7 +34,10 @@ static void help(void) {
          "and links one relocatable object OUT.\n\n"
          "options:\n"
          "  -o OUT              output object file (required)\n"
-         "  -j N                shard jobs run at once (default: online CPUs)\n"
+         "  -j N                shard jobs run at once (default: online CPUs, or as many as\n"
+         "                      the jobserver of a parent make or ninja allows)\n"
+         "  --max-mem SIZE      run shard jobs at once only while their predicted peak memory\n"
+         "                      adds up to at most SIZE bytes (suffix K, M, G, T: KiB, MiB...)\n"
          "  --shards N          number of shards; 0 lets the plugin choose (default 0)\n"
          "  -O0 -O1 -O2 -O3     optimisation level, as clang -O<l> -c (default -O2)\n"
          "  --mv-targets T1,T2  CPU multiversioning: clone the functions predicted to gain\n"
@@ -45,6 +49,10 @@ static void help(void) {
          "  --time-trace FILE   write the phases and shard jobs as Chrome-trace JSON\n"
          "  --launcher CMD      run each shard compile as CMD clang ... (words split at\n"
          "                      spaces, no shell; e.g. a remote-execution wrapper)\n"
+         "  --emit-ninja FILE   split, then write the shard compiles and the link as a Ninja\n"
+         "                      file instead of running them: ninja -f FILE builds OUT;\n"
+         "                      work dir FILE.d unless --keep-temps DIR; no --report or\n"
+         "                      --time-trace; -v shows the split only\n"
          "  --llvm-bindir DIR   LLVM tools directory (default: $SHARD_LLVM_BINDIR or\n"
          "                      %s)\n"
          "  --plugin PATH       pass plugin (default: <shard dir>/../lib/ShardPlugin.so)\n"
@@ -72,6 +80,25 @@ static int num(const char *name, const char *s, int lo, int hi) {
   if (!*s || *end || errno || v < lo || v > hi)
     bad("invalid value '%s' for %s (expected an integer in %d..%d)", s, name, lo, hi);
   return (int)v;
+}
+
+/* Parses a --max-mem SIZE: a positive integer with an optional K, M, G or T (powers of
+   1024), or exits 2. */
+static unsigned long long size_arg(const char *s) {
+  static const char units[] = "KMGT";
+  char *end = NULL;
+  errno = 0;
+  unsigned long long v = isdigit((unsigned char)*s) ? strtoull(s, &end, 10) : 0;
+  int shift = 0;
+  if (v && !errno && *end) {
+    const char *u = strchr(units, toupper((unsigned char)*end));
+    if (u)
+      shift = 10 * (int)(u - units + 1), end++;
+  }
+  if (!v || errno || *end || v > (~0ULL >> shift))
+    bad("invalid value '%s' for --max-mem (expected a size such as 4G, 512M or a number of "
+        "bytes)", s);
+  return v << shift;
 }
 
 /* Matches option NAME at argv[*i] as "NAME VALUE", "NAME=VALUE" (long) or "NAMEVALUE"
@@ -115,6 +142,8 @@ static char *mv_list(const char *v) {
     bad("empty --mv-targets list");
   char *l = xstrdup(v);
   for (char *c = l; *c; c++) {
+    if (*c == ',' && (c == l || c[-1] == ':' || !c[1]))
+      bad("empty target name in --mv-targets '%s'", v);
     if (*c == ',')
       *c = ':';
     else if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != '.')
@@ -170,6 +199,9 @@ void opts_parse(struct opts *o, int argc, char **argv) {
       o->out = v;
     } else if ((v = val(argc, argv, &i, "-j"))) {
       o->jobs = num("-j", v, 1, 1 << 16);
+      o->jobs_given = 1;
+    } else if ((v = val(argc, argv, &i, "--max-mem"))) {
+      o->max_mem = size_arg(v);
     } else if ((v = val(argc, argv, &i, "--shards"))) {
       o->shards = num("--shards", v, 0, MAX_SHARDS);
     } else if ((v = val(argc, argv, &i, "--mv-targets"))) {
@@ -180,6 +212,8 @@ void opts_parse(struct opts *o, int argc, char **argv) {
       o->trace = v;
     } else if ((v = val(argc, argv, &i, "--launcher"))) {
       o->launcher = words(v);
+    } else if ((v = val(argc, argv, &i, "--emit-ninja"))) {
+      o->ninja = v;
     } else if ((v = val(argc, argv, &i, "--keep-temps"))) {
       o->keep = v;
     } else if ((v = val(argc, argv, &i, "--llvm-bindir"))) {
@@ -196,6 +230,15 @@ void opts_parse(struct opts *o, int argc, char **argv) {
     bad("no input file");
   if (o->keep && !*o->keep)
     bad("empty --keep-temps directory");
+  if ((o->report && !*o->report) || (o->trace && !*o->trace))
+    bad("empty %s file name", o->report && !*o->report ? "--report" : "--time-trace");
+  if (o->ninja && !*o->ninja)
+    bad("empty --emit-ninja file name");
+  if (o->ninja && (o->report || o->trace))
+    bad("%s cannot be used with --emit-ninja (ninja runs the shard jobs)",
+        o->report ? "--report" : "--time-trace");
+  if (o->ninja && !o->keep) /* the split stays for ninja: FILE.d */
+    o->keep = fmt("%s.d", o->ninja);
   if (!o->plugin)
     o->plugin = default_plugin();
 }

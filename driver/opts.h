@@ -4,10 +4,13 @@
 
 struct opts {
   int jobs;            /* -j: parallel shard jobs */
+  int jobs_given;      /* -j was on the command line (else a jobserver decides) */
+  unsigned long long max_mem; /* --max-mem in bytes: predicted memory of running jobs; 0: none */
   int shards;          /* --shards: 0 = let the plugin choose */
   int olevel;          /* -O0..-O3 */
   int verbose;         /* -v */
-  const char *keep;    /* --keep-temps DIR, or NULL */
+  const char *keep;    /* --keep-temps DIR, or NULL (FILE.d with --emit-ninja FILE) */
+  const char *ninja;   /* --emit-ninja FILE, or NULL */
   const char *report;  /* --report FILE, or NULL */
   const char *trace;   /* --time-trace FILE, or NULL */
   char **launcher;     /* --launcher CMD split into words (NULL-terminated), or NULL */

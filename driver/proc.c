@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -22,6 +23,23 @@ static pid_t *kids;
 static int nkids, capkids;
 static volatile sig_atomic_t got_sig;
 static int verbose;
+/* Self-pipe (proc_wait_fd): a byte is written on SIGCHLD, SIGINT and SIGTERM. */
+static int wake[2] = {-1, -1};
+
+/* Makes proc_wait_fd's poll() return (async-signal-safe). */
+static void wake_up(void) {
+  if (wake[1] >= 0 && write(wake[1], "", 1) < 0) {
+    /* full: a wake-up is already pending */
+  }
+}
+
+/* SIGCHLD handler: a child ended. */
+static void on_child(int sig) {
+  int e = errno;
+  (void)sig;
+  wake_up();
+  errno = e;
+}
 
 /* SIGINT/SIGTERM handler: remembers the signal and stops every running child. */
 static void on_signal(int sig) {
@@ -31,6 +49,7 @@ static void on_signal(int sig) {
   for (int i = 0; i < nkids; i++)
     if (kids[i] > 0)
       kill(kids[i], SIGTERM);
+  wake_up();
   errno = e;
 }
 
@@ -81,7 +100,8 @@ void proc_interrupt_point(void) {
   exit(128 + sig);
 }
 
-/* Installs the SIGINT/SIGTERM handlers and ignores SIGPIPE (children get defaults). */
+/* Installs the SIGINT/SIGTERM handlers and ignores SIGPIPE (children get defaults) and
+   SIGXFSZ (children inherit that). */
 void proc_init(int v) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
@@ -93,6 +113,10 @@ void proc_init(int v) {
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
   signal(SIGPIPE, SIG_IGN);
+  /* A write past RLIMIT_FSIZE (ulimit -f) then fails with EFBIG and is reported, here and in
+     the tools (they inherit it: "cannot write 'F': File too large"), instead of killing the
+     process without a message or a clean-up. */
+  signal(SIGXFSZ, SIG_IGN);
   verbose = v;
 }
 
@@ -165,6 +189,54 @@ pid_t proc_wait(int *status) {
     reap(si.si_pid, status);
     proc_interrupt_point();
     return si.si_pid;
+  }
+}
+
+/* Sets up the self-pipe and the SIGCHLD handler, once. */
+static void wake_init(void) {
+  if (wake[0] >= 0)
+    return;
+  if (pipe(wake) < 0)
+    die("cannot create a pipe: %s", strerror(errno));
+  for (int i = 0; i < 2; i++) {
+    fcntl(wake[i], F_SETFD, FD_CLOEXEC);
+    fcntl(wake[i], F_SETFL, O_NONBLOCK);
+  }
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_child;
+  sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGCHLD, &sa, NULL);
+}
+
+/* Waits until a child ends or FD is readable, without busy-waiting: returns the child's pid
+   (reaped, wait status in *STATUS), or 0 when FD is readable (or reports hang-up or an
+   error) first. Exits on SIGINT/SIGTERM, like proc_wait. */
+pid_t proc_wait_fd(int fd, int *status) {
+  wake_init();
+  for (;;) {
+    char buf[64];
+    proc_interrupt_point();
+    while (read(wake[0], buf, sizeof buf) > 0)
+      ;
+    /* After draining: a child that ends from here on writes a byte that wakes poll(). */
+    siginfo_t si;
+    si.si_pid = 0;
+    if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT | WNOHANG) < 0 && errno != EINTR)
+      die("waiting for a child process: %s", strerror(errno));
+    if (si.si_pid) {
+      reap(si.si_pid, status);
+      proc_interrupt_point();
+      return si.si_pid;
+    }
+    struct pollfd p[2] = {{.fd = wake[0], .events = POLLIN}, {.fd = fd, .events = POLLIN}};
+    if (poll(p, 2, -1) < 0 && errno != EINTR)
+      die("waiting for a child process or a jobserver token: %s", strerror(errno));
+    if (p[1].revents) {
+      proc_interrupt_point();
+      return 0;
+    }
   }
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,13 +28,18 @@ noreturn void die(const char *f, ...) {
   exit(1);
 }
 
-/* Like die(), then shows the contents of LOG (a child's captured stderr). */
+/* Like die(), then shows the contents of LOG (a child's captured stderr). The log lives in
+   the work directory: when that file system is full, the tool's own message (and the log)
+   may be lost, so that is said. */
 noreturn void die_log(const char *log, const char *f, ...) {
   va_list ap;
+  struct statvfs fs;
   va_start(ap, f);
   verr(f, ap);
   va_end(ap);
   print_file(log);
+  if (statvfs(log, &fs) == 0 && fs.f_bavail == 0)
+    fprintf(stderr, "shard: error: no space left on the file system of '%s'\n", log);
   exit(1);
 }
 

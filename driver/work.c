@@ -1,6 +1,8 @@
 /* work: the work directory (temporary or --keep-temps) and the parallel shard jobs. */
 #define _XOPEN_SOURCE 700
 #include "work.h"
+#include "cmd.h"
+#include "jobserver.h"
 #include "proc.h"
 #include "util.h"
 
@@ -58,8 +60,9 @@ void work_init(const struct opts *o) {
   } else {
     const char *t = getenv("TMPDIR");
     char *tmpl = fmt("%s/shard-XXXXXX", t && *t ? t : "/tmp");
-    if (!mkdtemp(tmpl))
-      die("cannot create a temporary directory '%s': %s", tmpl, strerror(errno));
+    if (!mkdtemp(tmpl)) /* named by its parent: mkdtemp leaves TMPL undefined */
+      die("cannot create a temporary directory in '%s': %s (set TMPDIR)", t && *t ? t : "/tmp",
+          strerror(errno));
     dir = tmpl;
   }
   /* The directory is passed inside the pass pipeline text, which these characters split. */
@@ -92,45 +95,21 @@ struct job {
   double t0;       /* start time */
 };
 
-/* Orders shards by predicted cost, largest first, then by lower K. */
-static int by_cost(const void *a, const void *b) {
+/* qsort order of shard pointers: by predicted cost, largest first, then by lower K (the order
+   phase 2 starts them in). */
+int work_by_cost(const void *a, const void *b) {
   const struct shard *x = *(const struct shard *const *)a, *y = *(const struct shard *const *)b;
   if (x->cost != y->cost)
     return x->cost < y->cost ? 1 : -1;
   return x->id - y->id;
 }
 
-/* The clang flag for the manifest's relocation model (as clang -c picks it for the source). */
-static const char *reloc_flag(enum reloc r) {
-  return r == RELOC_PIE ? "-fPIE" : r == RELOC_PIC ? "-fPIC" : "-fno-pic";
-}
-
-/* Starts shard S's clang job into J. The target comes from the manifest's triple (clang
-   would otherwise override the module's with its default); CPU and features are not passed:
-   every function carries its target-cpu and target-features attributes. */
+/* Starts shard S's clang job (cmd_compile) into J. */
 static void start(struct job *j, struct shard *s, const struct manifest *m,
                   const struct opts *o) {
   struct argv a = {0};
   int k = s->id;
-  for (char **w = o->launcher; w && *w; w++)
-    av_push(&a, *w);
-  av_pushf(&a, "%s/clang", o->bindir);
-  if (m->triple)
-    av_pushf(&a, "--target=%s", m->triple);
-  av_pushf(&a, "-O%d", o->olevel);
-  av_push(&a, "-c");
-  av_push(&a, "-x");
-  av_push(&a, "ir");
-  av_pushf(&a, "%s/shard.%d.bc", dir, k);
-  av_push(&a, "-o");
-  av_pushf(&a, "%s/shard.%d.o", dir, k);
-  av_push(&a, reloc_flag(m->reloc));
-  /* ld -r cannot carry an address-significance table (it keeps a stale one that lld
-     --icf=safe ignores with a warning), so the shards do not emit one, as llc did not. */
-  av_push(&a, "-fno-addrsig");
-  /* A crash would otherwise leave a reproducer (a copy of the shard) in $TMPDIR; the shard
-     itself is the reproducer (--keep-temps keeps it, -v shows the command). */
-  av_push(&a, "-fno-crash-diagnostics");
+  cmd_compile(&a, o, m, dir, k);
   char *log = fmt("%s/shard.%d.clang.log", dir, k);
   *j = (struct job){.s = s, .pid = proc_spawn(a.v, log), .t0 = now()};
   free(log);
@@ -160,27 +139,62 @@ static void progress(int done, int total, int running, int tty) {
   fflush(stderr);
 }
 
-/* Phase 2: compiles every shard, at most -j jobs at once, largest predicted cost first. */
-void work_compile(struct manifest *m, const struct opts *o) {
-  int n = m->nshards, nj = o->jobs < n ? o->jobs : n, next = 0, running = 0, done = 0;
+/* Predicted peak memory of shard S's clang job in KiB (--max-mem): base + k * cost, with
+   base = 82951 KiB and k = 0.737 KiB per unit of the manifest's cost. Fitted by least squares
+   to one measured run: sqlite3.c (better-sqlite3 12.11.1, clang -O2 -Xclang
+   -disable-llvm-passes -emit-llvm), shard -j2 --report, LLVM 22 on x86-64: 16 shards of cost
+   24441..34303 peaked at 99..113 MiB (peak_rss_kib against predicted_cost; r = 0.57, every
+   shard within -3.2/+8.6 MiB of the line). Base is mostly clang itself; costs outside that
+   range are extrapolated. */
+static unsigned long long predicted_kib(const struct shard *s) {
+  return 82951 + s->cost * 737 / 1000;
+}
+
+/* Phase 2: compiles every shard, largest predicted cost first, with at most -j jobs at once
+   (with a jobserver and no -j: 1 + the tokens held, a token taken only for a job ready to
+   start and given back as soon as none needs it), and with --max-mem only while the
+   predicted memory of the running jobs fits (one job always runs). Returns the most jobs
+   that ran at once. */
+int work_compile(struct manifest *m, const struct opts *o) {
+  int n = m->nshards, next = 0, running = 0, done = 0, peak = 0;
+  int nj = js_active() && !o->jobs_given ? n : o->jobs < n ? o->jobs : n;
+  unsigned long long max = o->max_mem, mem = 0; /* bytes; mem: predicted, running jobs */
   int tty = !o->verbose && isatty(STDERR_FILENO);
   struct shard **order = xmalloc(n * sizeof *order);
   struct job *jobs = xmalloc(nj * sizeof *jobs);
   for (int i = 0; i < n; i++)
     order[i] = &m->shards[i];
-  qsort(order, n, sizeof *order, by_cost);
+  qsort(order, n, sizeof *order, work_by_cost);
   for (int i = 0; i < nj; i++)
     jobs[i].s = NULL;
   while (next < n || running > 0) {
-    for (int i = 0; i < nj && next < n; i++)
-      if (!jobs[i].s) {
-        start(&jobs[i], order[next++], m, o);
-        running++;
+    int need_token = 0;
+    while (next < n && running < nj) {
+      unsigned long long need = predicted_kib(order[next]) * 1024;
+      if (max && running && mem + need > max)
+        break; /* wait for memory */
+      /* The running jobs use the implicit slot and the tokens held. */
+      if (js_active() && running > js_held() && !js_get()) {
+        need_token = js_fd() >= 0;
+        break;
       }
+      if (max && need > max && o->verbose)
+        note("shard %d is predicted to need %llu MiB, over --max-mem: running it alone",
+             order[next]->id, need >> 20);
+      int i = 0;
+      while (jobs[i].s)
+        i++;
+      start(&jobs[i], order[next++], m, o);
+      mem += need;
+      if (++running > peak)
+        peak = running;
+    }
+    while (js_held() > running - 1) /* nothing ready needs them: back to the jobserver */
+      js_put();
     progress(done, n, running, tty);
     int st;
-    pid_t pid = proc_wait(&st);
-    for (int i = 0; i < nj; i++) {
+    pid_t pid = need_token ? proc_wait_fd(js_fd(), &st) : proc_wait(&st);
+    for (int i = 0; i < nj && pid; i++) {
       struct job *j = &jobs[i];
       if (!j->s || pid != j->pid)
         continue;
@@ -191,6 +205,7 @@ void work_compile(struct manifest *m, const struct opts *o) {
       j->s->maxrss = proc_last_maxrss();
       if (o->verbose)
         note("shard %d done: %.3f s, %ld MiB peak", j->s->id, j->s->secs, j->s->maxrss / 1024);
+      mem -= predicted_kib(j->s) * 1024;
       j->s = NULL;
       running--;
       progress(++done, n, running, tty);
@@ -199,4 +214,5 @@ void work_compile(struct manifest *m, const struct opts *o) {
   }
   free(order);
   free(jobs);
+  return peak;
 }

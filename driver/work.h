@@ -10,6 +10,7 @@ const char *work_dir(void);
 char *work_path(const char *name);
 void work_set_tmpout(const char *path);
 void work_cleanup(void);
-void work_compile(struct manifest *m, const struct opts *o);
+int work_compile(struct manifest *m, const struct opts *o);
+int work_by_cost(const void *a, const void *b);
 
 #endif
