@@ -5,6 +5,7 @@
 #define _XOPEN_SOURCE 700
 #include "cmd.h"
 #include "jobserver.h"
+#include "cache.h"
 #include "manifest.h"
 #include "ninja.h"
 #include "opts.h"
@@ -181,6 +182,45 @@ static void publish(const char *tmp, const char *out) {
   work_set_tmpout(NULL);
 }
 
+/* The cache key of the whole output: the input's bytes, every option that changes the
+   output, and the identity of the driver, the plugin and the tools. */
+static struct cache_key output_key(const struct opts *o) {
+  struct cache_hasher *h = cache_hasher_new("output");
+  cache_hash_file(h, o->input);
+  cache_hash_tool(h, "/proc/self/exe");
+  cache_hash_tool(h, o->plugin);
+  for (size_t i = 0; i < sizeof tools / sizeof *tools; i++) {
+    char *t = fmt("%s/%s", o->bindir, tools[i]);
+    cache_hash_tool(h, t);
+    free(t);
+  }
+  char *opts = fmt("shards=%d O%d mv=%s", o->shards, o->olevel,
+                   o->mv_targets ? o->mv_targets : "");
+  cache_hash_str(h, opts);
+  free(opts);
+  return cache_hasher_done(h);
+}
+
+/* With the cache on: when it holds the output for this input and these options, writes OUT
+   from it and returns 1. Not with --report or --time-trace, which describe the jobs. */
+static int output_from_cache(const struct opts *o, struct cache_key *key) {
+  if (!cache_on() || o->report || o->trace)
+    return 0;
+  *key = output_key(o);
+  char *tmp = fmt("%s.shard-tmp-%ld", o->out, (long)getpid());
+  work_set_tmpout(tmp);
+  if (!cache_get(*key, tmp)) {
+    work_set_tmpout(NULL);
+    free(tmp);
+    return 0;
+  }
+  if (o->verbose)
+    note("cache: the output of '%s' is in the cache: nothing to do", o->input);
+  publish(tmp, o->out);
+  free(tmp);
+  return 1;
+}
+
 /* atexit handler: stops children first, then removes what they were writing. */
 static void cleanup(void) {
   proc_kill_all();
@@ -198,6 +238,12 @@ int main(int argc, char **argv) {
   atexit(cleanup);
   js_init(o.verbose);
   preflight(&o);
+  struct cache_key okey;
+  if (o.cache_dir && cache_open(o.cache_dir, o.cache_size, o.verbose) &&
+      output_from_cache(&o, &okey)) {
+    cache_trim();
+    return 0;
+  }
   work_init(&o);
   double t0 = now();
   split(&o);
@@ -222,6 +268,11 @@ int main(int argc, char **argv) {
   if (o.verbose)
     note("phase 2 (compile): %.3f s, at most %d job%s at once", t2 - t1, jobs,
          jobs == 1 ? "" : "s");
+  if (o.verbose && cache_on()) {
+    int hits, misses;
+    cache_counts(&hits, &misses);
+    note("cache: %d of %d shard%s from the cache", hits, m.nshards, m.nshards == 1 ? "" : "s");
+  }
 
   char *tmp = link_out(&m, &o);
   struct marks t = {t0, t1, t2, now()};
@@ -231,6 +282,9 @@ int main(int argc, char **argv) {
     report_write(o.report, &m, &t, jobs);
   if (o.trace)
     trace_write(o.trace, &m, &t);
+  if (cache_on() && !o.report && !o.trace)
+    cache_put(okey, tmp);
   publish(tmp, o.out);
+  cache_trim();
   return 0;
 }

@@ -80,6 +80,7 @@ void manifest_read(const char *path, struct manifest *m) {
         bad("shard count out of range: ", f[1]);
       m->nshards = (int)v;
       m->shards = xmalloc(v * sizeof *m->shards);
+      memset(m->shards, 0, v * sizeof *m->shards);
     } else if (!strcmp(f[0], "reloc")) {
       if (n != 2 || have_reloc)
         bad("expected one 'reloc pie', 'reloc pic' or 'reloc static' line", "");

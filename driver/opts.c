@@ -24,7 +24,8 @@
 static const char usage_line[] =
     "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"
     "             [--keep-temps DIR] [--report FILE] [--time-trace FILE] [--launcher CMD]\n"
-    "             [--max-mem SIZE] [--llvm-bindir DIR] [--plugin PATH] [--emit-ninja FILE]\n"
+    "             [--max-mem SIZE] [--cache-dir DIR | --no-cache] [--cache-size SIZE]\n"
+    "             [--llvm-bindir DIR] [--plugin PATH] [--emit-ninja FILE]\n"
     "             -o OUT INPUT\n";
 
 /* Prints --help text. */
@@ -49,6 +50,12 @@ static void help(void) {
          "  --time-trace FILE   write the phases and shard jobs as Chrome-trace JSON\n"
          "  --launcher CMD      run each shard compile as CMD clang ... (words split at\n"
          "                      spaces, no shell; e.g. a remote-execution wrapper)\n"
+         "  --cache-dir DIR     cache compiled shards and outputs in DIR (default:\n"
+         "                      $SHARD_CACHE_DIR, else $XDG_CACHE_HOME/shard/objects, else\n"
+         "                      ~/.cache/shard/objects)\n"
+         "  --no-cache          compile everything (also: SHARD_NO_CACHE=1)\n"
+         "  --cache-size SIZE   keep the cache under SIZE, removing the least recently used\n"
+         "                      entries (default 2G)\n"
          "  --emit-ninja FILE   split, then write the shard compiles and the link as a Ninja\n"
          "                      file instead of running them: ninja -f FILE builds OUT;\n"
          "                      work dir FILE.d unless --keep-temps DIR; no --report or\n"
@@ -82,9 +89,9 @@ static int num(const char *name, const char *s, int lo, int hi) {
   return (int)v;
 }
 
-/* Parses a --max-mem SIZE: a positive integer with an optional K, M, G or T (powers of
-   1024), or exits 2. */
-static unsigned long long size_arg(const char *s) {
+/* Parses the SIZE of option NAME: a positive integer with an optional K, M, G or T (powers
+   of 1024), or exits 2. */
+static unsigned long long size_arg(const char *name, const char *s) {
   static const char units[] = "KMGT";
   char *end = NULL;
   errno = 0;
@@ -96,8 +103,8 @@ static unsigned long long size_arg(const char *s) {
       shift = 10 * (int)(u - units + 1), end++;
   }
   if (!v || errno || *end || v > (~0ULL >> shift))
-    bad("invalid value '%s' for --max-mem (expected a size such as 4G, 512M or a number of "
-        "bytes)", s);
+    bad("invalid value '%s' for %s (expected a size such as 4G, 512M or a number of bytes)", s,
+        name);
   return v << shift;
 }
 
@@ -132,6 +139,20 @@ static char *default_plugin(void) {
       *slash = 0;
   }
   return fmt("%s/lib/ShardPlugin.so", buf);
+}
+
+/* The default cache directory: $SHARD_CACHE_DIR, else $XDG_CACHE_HOME/shard/objects, else
+   $HOME/.cache/shard/objects; NULL (no cache) when none of them is set. */
+static const char *default_cache(void) {
+  const char *d = getenv("SHARD_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"),
+             *h = getenv("HOME");
+  if (d && *d)
+    return d;
+  if (x && *x == '/')
+    return fmt("%s/shard/objects", x);
+  if (h && *h)
+    return fmt("%s/.cache/shard/objects", h);
+  return NULL;
 }
 
 /* Checks a --mv-targets list (names separated by commas) and returns it with ':' between
@@ -169,7 +190,8 @@ static char **words(const char *v) {
 void opts_parse(struct opts *o, int argc, char **argv) {
   const char *v;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  *o = (struct opts){.jobs = cpus > 0 ? (int)cpus : 1, .olevel = 2};
+  *o = (struct opts){.jobs = cpus > 0 ? (int)cpus : 1, .olevel = 2, .cache_size = 2ULL << 30};
+  int cache_given = 0, no_cache = 0;
   o->bindir = getenv("SHARD_LLVM_BINDIR");
   if (!o->bindir || !*o->bindir)
     o->bindir = SHARD_LLVM_BINDIR;
@@ -201,7 +223,16 @@ void opts_parse(struct opts *o, int argc, char **argv) {
       o->jobs = num("-j", v, 1, 1 << 16);
       o->jobs_given = 1;
     } else if ((v = val(argc, argv, &i, "--max-mem"))) {
-      o->max_mem = size_arg(v);
+      o->max_mem = size_arg("--max-mem", v);
+    } else if ((v = val(argc, argv, &i, "--cache-dir"))) {
+      if (!*v)
+        bad("empty --cache-dir directory");
+      o->cache_dir = v;
+      cache_given = 1;
+    } else if (!strcmp(a, "--no-cache")) {
+      no_cache = 1;
+    } else if ((v = val(argc, argv, &i, "--cache-size"))) {
+      o->cache_size = size_arg("--cache-size", v);
     } else if ((v = val(argc, argv, &i, "--shards"))) {
       o->shards = num("--shards", v, 0, MAX_SHARDS);
     } else if ((v = val(argc, argv, &i, "--mv-targets"))) {
@@ -241,4 +272,10 @@ void opts_parse(struct opts *o, int argc, char **argv) {
     o->keep = fmt("%s.d", o->ninja);
   if (!o->plugin)
     o->plugin = default_plugin();
+  if (no_cache || o->ninja || (!cache_given && getenv("SHARD_NO_CACHE") &&
+                               strcmp(getenv("SHARD_NO_CACHE"), "") &&
+                               strcmp(getenv("SHARD_NO_CACHE"), "0")))
+    o->cache_dir = NULL;
+  else if (!cache_given)
+    o->cache_dir = default_cache();
 }

@@ -11,6 +11,8 @@ struct opts {
   int verbose;         /* -v */
   const char *keep;    /* --keep-temps DIR, or NULL (FILE.d with --emit-ninja FILE) */
   const char *ninja;   /* --emit-ninja FILE, or NULL */
+  const char *cache_dir; /* the shard cache directory, or NULL when off (--no-cache) */
+  unsigned long long cache_size; /* --cache-size in bytes (default 2 GiB) */
   const char *report;  /* --report FILE, or NULL */
   const char *trace;   /* --time-trace FILE, or NULL */
   char **launcher;     /* --launcher CMD split into words (NULL-terminated), or NULL */

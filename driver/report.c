@@ -27,8 +27,9 @@ static void close_out(FILE *f, const char *path) {
 void report_write(const char *path, const struct manifest *m, const struct marks *t, int jobs) {
   FILE *f = open_out(path);
   double sum = 0, longest = 0;
-  int crit = 0;
+  int crit = 0, hits = 0;
   for (int k = 0; k < m->nshards; k++) {
+    hits += m->shards[k].cache == CACHE_HIT;
     sum += m->shards[k].secs;
     if (m->shards[k].secs > longest)
       longest = m->shards[k].secs, crit = k;
@@ -42,12 +43,14 @@ void report_write(const char *path, const struct manifest *m, const struct marks
     const struct shard *s = &m->shards[k];
     fprintf(f,
             "    {\"id\": %d, \"predicted_cost\": %llu, \"functions\": %llu, \"seconds\": %.3f, "
-            "\"peak_rss_kib\": %ld}%s\n",
-            s->id, s->cost, s->funcs, s->secs, s->maxrss, k + 1 < m->nshards ? "," : "");
+            "\"peak_rss_kib\": %ld, \"cache\": \"%s\"}%s\n",
+            s->id, s->cost, s->funcs, s->secs, s->maxrss,
+            s->cache == CACHE_HIT ? "hit" : s->cache == CACHE_MISS ? "miss" : "off",
+            k + 1 < m->nshards ? "," : "");
   }
   fprintf(f, "  ],\n  \"summary\": {\"job_seconds\": %.3f, \"critical_path_shard\": %d, "
-             "\"critical_path_seconds\": %.3f, \"imbalance\": %.3f}\n}\n",
-          sum, crit, longest, sum > 0 ? longest * m->nshards / sum : 1.0);
+             "\"critical_path_seconds\": %.3f, \"imbalance\": %.3f, \"cache_hits\": %d}\n}\n",
+          sum, crit, longest, sum > 0 ? longest * m->nshards / sum : 1.0, hits);
   close_out(f, path);
 }
 

@@ -1,6 +1,7 @@
 /* work: the work directory (temporary or --keep-temps) and the parallel shard jobs. */
 #define _XOPEN_SOURCE 700
 #include "work.h"
+#include "cache.h"
 #include "cmd.h"
 #include "jobserver.h"
 #include "proc.h"
@@ -139,6 +140,40 @@ static void progress(int done, int total, int running, int tty) {
   fflush(stderr);
 }
 
+/* The cache key of shard K's object: its module's bytes, the compile command without the
+   launcher (which must not change the output) and paths, and clang's identity. */
+static struct cache_key shard_key(const struct manifest *m, const struct opts *o, int k) {
+  struct argv a = {0};
+  int skip = 0;
+  for (char **w = o->launcher; w && *w; w++)
+    skip++;
+  cmd_compile(&a, o, m, "@", 0); /* the same paths for every shard */
+  struct cache_hasher *h = cache_hasher_new("shard");
+  cache_hash_tool(h, a.v[skip]);
+  for (int i = skip; i < a.n; i++)
+    cache_hash_str(h, a.v[i]);
+  char *bc = fmt("%s/shard.%d.bc", dir, k);
+  cache_hash_file(h, bc);
+  free(bc);
+  av_free(&a);
+  return cache_hasher_done(h);
+}
+
+/* Takes every shard object the cache has (s->cache = CACHE_HIT) and returns the keys of all
+   shards, for storing the others once compiled (NULL when the cache is off). */
+static struct cache_key *cache_lookup(struct manifest *m, const struct opts *o) {
+  if (!cache_on())
+    return NULL;
+  struct cache_key *keys = xmalloc(m->nshards * sizeof *keys);
+  for (int k = 0; k < m->nshards; k++) {
+    keys[k] = shard_key(m, o, k);
+    char *obj = fmt("%s/shard.%d.o", dir, k);
+    m->shards[k].cache = cache_get(keys[k], obj) ? CACHE_HIT : CACHE_MISS;
+    free(obj);
+  }
+  return keys;
+}
+
 /* Predicted peak memory of shard S's clang job in KiB (--max-mem): base + k * cost, with
    base = 82951 KiB and k = 0.737 KiB per unit of the manifest's cost. Fitted by least squares
    to one measured run: sqlite3.c (better-sqlite3 12.11.1, clang -O2 -Xclang
@@ -156,15 +191,17 @@ static unsigned long long predicted_kib(const struct shard *s) {
    predicted memory of the running jobs fits (one job always runs). Returns the most jobs
    that ran at once. */
 int work_compile(struct manifest *m, const struct opts *o) {
-  int n = m->nshards, next = 0, running = 0, done = 0, peak = 0;
+  struct cache_key *keys = cache_lookup(m, o);
+  int n = 0, next = 0, running = 0, done = 0, peak = 0;
+  struct shard **order = xmalloc((m->nshards + 1) * sizeof *order);
+  for (int i = 0; i < m->nshards; i++) /* what the cache did not have */
+    if (m->shards[i].cache != CACHE_HIT)
+      order[n++] = &m->shards[i];
+  qsort(order, n, sizeof *order, work_by_cost);
   int nj = js_active() && !o->jobs_given ? n : o->jobs < n ? o->jobs : n;
   unsigned long long max = o->max_mem, mem = 0; /* bytes; mem: predicted, running jobs */
-  int tty = !o->verbose && isatty(STDERR_FILENO);
-  struct shard **order = xmalloc(n * sizeof *order);
-  struct job *jobs = xmalloc(nj * sizeof *jobs);
-  for (int i = 0; i < n; i++)
-    order[i] = &m->shards[i];
-  qsort(order, n, sizeof *order, work_by_cost);
+  int tty = !o->verbose && isatty(STDERR_FILENO) && n > 0;
+  struct job *jobs = xmalloc((nj + 1) * sizeof *jobs);
   for (int i = 0; i < nj; i++)
     jobs[i].s = NULL;
   while (next < n || running > 0) {
@@ -205,6 +242,11 @@ int work_compile(struct manifest *m, const struct opts *o) {
       j->s->maxrss = proc_last_maxrss();
       if (o->verbose)
         note("shard %d done: %.3f s, %ld MiB peak", j->s->id, j->s->secs, j->s->maxrss / 1024);
+      if (keys) {
+        char *obj = fmt("%s/shard.%d.o", dir, j->s->id);
+        cache_put(keys[j->s->id], obj);
+        free(obj);
+      }
       mem -= predicted_kib(j->s) * 1024;
       j->s = NULL;
       running--;
@@ -214,5 +256,6 @@ int work_compile(struct manifest *m, const struct opts *o) {
   }
   free(order);
   free(jobs);
+  free(keys);
   return peak;
 }
