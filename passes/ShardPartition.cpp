@@ -228,25 +228,68 @@ std::vector<uint32_t> numberGroups(Groups &G, ArrayRef<uint64_t> Cost,
   return GroupOf;
 }
 
-/// place=stable: groups in module order (a group sits where its first member
-/// does), cut into contiguous ranges at content-defined points (shard_bisect),
-/// so that an edit to one function moves nothing else.
-std::vector<uint32_t> placeStable(Groups &G, ArrayRef<uint64_t> Cost,
+/// The references between different groups, summed: directed (referrer to referenced)
+/// or undirected (each pair once, lower group first).
+RefGraph groupGraph(const RefGraph &R, ArrayRef<uint32_t> GroupOf, bool Directed) {
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> Edge;
+  for (size_t E = 0; E < R.From.size(); ++E) {
+    uint32_t A = GroupOf[R.From[E]], B = GroupOf[R.To[E]];
+    if (A != B)
+      Edge[Directed ? std::make_pair(A, B) : std::make_pair(std::min(A, B), std::max(A, B))] +=
+          R.W[E];
+  }
+  RefGraph GR;
+  for (auto &[Ends, W] : Edge) {
+    GR.From.push_back(Ends.first);
+    GR.To.push_back(Ends.second);
+    GR.W.push_back(W);
+  }
+  return GR;
+}
+
+/// Whether a global may float to its users in stable placement: a front end emits it
+/// where convenient (a linkonce template after the code that instantiated it), and no
+/// other unit's code calls it by its position.
+bool floats(const GlobalValue &GV) {
+  return GV.hasLocalLinkage() || GV.hasLinkOnceLinkage() || GV.hasAvailableExternallyLinkage();
+}
+
+/// place=stable: groups in module order, except discardable ones (templates, locals
+/// used from several groups), which follow the code that uses them most
+/// (shard_stable_order); then cut into contiguous ranges at content-defined points
+/// (shard_bisect), so that an edit to one function moves nothing else.
+std::vector<uint32_t> placeStable(Groups &G, ArrayRef<uint64_t> Cost, const RefGraph &R,
                                   ArrayRef<uint32_t> Roots, unsigned NumShards,
                                   unsigned Window, std::vector<unsigned> &GroupShard,
                                   std::vector<uint64_t> &Load) {
-  std::vector<uint64_t> GroupCost, Key(Roots.size());
+  size_t NG = Roots.size();
+  std::vector<uint64_t> GroupCost;
   std::vector<uint32_t> GroupOf = numberGroups(G, Cost, Roots, GroupCost);
-  for (size_t K = 0; K < Roots.size(); ++K)
-    Key[K] = xxh3_64bits(G.Nodes[Roots[K]]->getName());
-  shard_bisect(Roots.size(), GroupCost.data(), Key.data(), NumShards, Window,
-               GroupShard.data(), Load.data());
+  std::vector<uint8_t> Floating(NG, 1);
+  for (uint32_t I = 0; I < G.Nodes.size(); ++I)
+    if (!floats(*G.Nodes[I]) || G.find(I) == G.find(G.Asm))
+      Floating[GroupOf[I]] = 0;
+  RefGraph GR = groupGraph(R, GroupOf, /*Directed=*/true);
+  shard_graph Grp{NG, GR.From.size(), GroupCost.data(), GR.From.data(), GR.To.data(),
+                  GR.W.data()};
+  std::vector<uint32_t> Order(NG);
+  if (shard_stable_order(&Grp, Floating.data(), Order.data()))
+    report_fatal_error("shard-partition: out of memory");
+  std::vector<uint64_t> OrderedCost(NG), Key(NG);
+  for (size_t K = 0; K < NG; ++K) {
+    OrderedCost[K] = GroupCost[Order[K]];
+    Key[K] = xxh3_64bits(G.Nodes[Roots[Order[K]]]->getName());
+  }
+  std::vector<unsigned> OrderedShard(NG);
+  shard_bisect(NG, OrderedCost.data(), Key.data(), NumShards, Window, OrderedShard.data(),
+               Load.data());
+  for (size_t K = 0; K < NG; ++K)
+    GroupShard[Order[K]] = OrderedShard[K];
   return GroupOf;
 }
 
-/// place=graph: groups largest first onto the shard they share most references
-/// with, under a balance bound, then refinement moves (shard_assign). Better cuts
-/// on some modules, but one edit can move many groups.
+/// place=graph: groups largest first onto the shard they share most references with, under
+/// a balance bound, then refinement moves (shard_assign). One edit can move many groups.
 std::vector<uint32_t> placeByGraph(Groups &G, ArrayRef<uint64_t> Cost, const RefGraph &R,
                                    std::vector<uint32_t> Roots, unsigned NumShards,
                                    unsigned Slack, std::vector<unsigned> &GroupShard,
@@ -257,19 +300,7 @@ std::vector<uint32_t> placeByGraph(Groups &G, ArrayRef<uint64_t> Cost, const Ref
   });
   std::vector<uint64_t> GroupCost;
   std::vector<uint32_t> GroupOf = numberGroups(G, Cost, Roots, GroupCost);
-  // The group graph: edges between different groups, merged and summed.
-  std::map<std::pair<uint32_t, uint32_t>, uint32_t> GroupEdge;
-  for (size_t E = 0; E < R.From.size(); ++E) {
-    uint32_t A = GroupOf[R.From[E]], B = GroupOf[R.To[E]];
-    if (A != B)
-      GroupEdge[{std::min(A, B), std::max(A, B)}] += R.W[E];
-  }
-  RefGraph GR;
-  for (auto &[Ends, W] : GroupEdge) {
-    GR.From.push_back(Ends.first);
-    GR.To.push_back(Ends.second);
-    GR.W.push_back(W);
-  }
+  RefGraph GR = groupGraph(R, GroupOf, /*Directed=*/false);
   shard_graph Grp{Roots.size(), GR.From.size(), GroupCost.data(), GR.From.data(),
                   GR.To.data(), GR.W.data()};
   if (shard_assign(&Grp, NumShards, Slack, GroupShard.data(), Load.data()))
@@ -309,7 +340,7 @@ PreservedAnalyses ShardPartitionPass::run(Module &M, ModuleAnalysisManager &) {
   std::vector<uint64_t> Load(NumShards);
   std::vector<uint32_t> GroupOf =
       Graph ? placeByGraph(G, Cost, R, Roots, NumShards, Slack, GroupShard, Load)
-            : placeStable(G, Cost, Roots, NumShards, Slack, GroupShard, Load);
+            : placeStable(G, Cost, R, Roots, NumShards, Slack, GroupShard, Load);
   std::vector<unsigned> ShardOf(N + 1, 0);
   for (uint32_t I = 0; I < N; ++I)
     ShardOf[I] = GroupShard[GroupOf[I]];

@@ -18,6 +18,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
@@ -54,6 +55,7 @@ struct Layout {
   std::vector<unsigned> Owner;                     // shard per definition
   std::vector<int32_t> Unit;                       // copy unit (comdat) or -1
   std::vector<std::vector<uint32_t>> UnitMembers;  // definitions per copy unit
+  std::vector<uint64_t> UnitCost;                  // cost per copy unit
   std::vector<std::vector<uint32_t>> Refs;         // definitions each one refers to
   std::vector<uint8_t> Dup;    // a small local a shard may copy privately
   std::vector<uint8_t> Import; // a definition a shard may import as available_externally
@@ -223,12 +225,12 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim) {
     if (!GV.hasLinkOnceLinkage() && !GV.hasLocalLinkage())
       Copyable[It->second] = false;
   }
-  std::vector<uint64_t> UnitCost(L.UnitMembers.size(), 0);
+  L.UnitCost.assign(L.UnitMembers.size(), 0);
   for (uint32_t I = 0; I < L.Defs.size(); ++I)
     if (L.Unit[I] >= 0)
-      UnitCost[L.Unit[I]] += getGlobalCost(*L.Defs[I]);
+      L.UnitCost[L.Unit[I]] += getGlobalCost(*L.Defs[I]);
   for (uint32_t I = 0; I < L.Defs.size(); ++I)
-    if (L.Unit[I] >= 0 && (!Copyable[L.Unit[I]] || UnitCost[L.Unit[I]] > Lim.DupCost))
+    if (L.Unit[I] >= 0 && (!Copyable[L.Unit[I]] || L.UnitCost[L.Unit[I]] > Lim.DupCost))
       L.Unit[I] = -1;
   L.Refs.resize(L.Defs.size());
   for (uint32_t I = 0; I < L.Defs.size(); ++I)
@@ -249,39 +251,50 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim) {
 /// Marks in Placed how shard S holds each definition: its own, the comdat groups
 /// and small locals they need (copies), and what it imports for inlining and
 /// folding, up to Lim.Depth imports deep. Breadth-first by import depth, so each
-/// definition gets the shallowest depth whatever the order of references.
+/// definition gets the shallowest depth whatever the order of references. Tiny
+/// definitions (cost up to Lim.TinyCost: the accessors and wrappers C++ libraries
+/// nest many levels deep) and the input's own available_externally definitions (C++
+/// extern templates such as std::string's members, which the serial build has every
+/// one of) are followed at any depth.
 void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S,
                 std::vector<uint8_t> &Placed) {
   Placed.assign(L.Defs.size(), NotHere);
   // Copies of discardable groups reach one level deeper than imports: past that,
   // their owner keeps them alive (keepAlive) and a declaration does.
   const unsigned CopyDepth = Lim.Depth + 1;
-  std::vector<std::vector<uint32_t>> Level(CopyDepth + 1);
+  std::vector<std::vector<uint32_t>> Level(1);
   for (uint32_t I = 0; I < L.Defs.size(); ++I)
     if (L.Owner[I] == S) {
       Placed[I] = Own;
       Level[0].push_back(I);
     }
-  for (unsigned D = 0; D <= CopyDepth; ++D) {
+  auto Tiny = [&](uint32_t R) {
+    return L.Unit[R] >= 0 ? L.UnitCost[L.Unit[R]] <= Lim.TinyCost
+                          : getGlobalCost(*L.Defs[R]) <= Lim.TinyCost;
+  };
+  for (unsigned D = 0; D < Level.size(); ++D) {
     for (size_t K = 0; K < Level[D].size(); ++K) { // grows while we walk it
       uint32_t I = Level[D][K];
+      auto Next = [&](uint32_t R, Place P) {
+        Placed[R] = P;
+        if (Level.size() <= D + 1)
+          Level.emplace_back();
+        Level[D + 1].push_back(R);
+      };
       for (uint32_t R : L.Refs[I]) {
         if (Placed[R] != NotHere)
           continue;
         if (L.Unit[R] >= 0) {
-          if (D >= CopyDepth)
-            continue;
-          for (uint32_t Member : L.UnitMembers[L.Unit[R]])
-            if (Placed[Member] == NotHere) {
-              Placed[Member] = Copy;
-              Level[D + 1].push_back(Member);
-            }
+          if (D < CopyDepth || Tiny(R))
+            for (uint32_t Member : L.UnitMembers[L.Unit[R]])
+              if (Placed[Member] == NotHere)
+                Next(Member, Copy);
         } else if (L.Dup[R]) {
           Placed[R] = Dup;
           Level[D].push_back(R);
-        } else if (L.Import[R] && D < Lim.Depth) {
-          Placed[R] = Import;
-          Level[D + 1].push_back(R);
+        } else if ((Lim.ImportCost && L.Defs[R]->hasAvailableExternallyLinkage()) ||
+                   (L.Import[R] && (D < Lim.Depth || Tiny(R)))) {
+          Next(R, Import);
         }
       }
     }
@@ -333,10 +346,18 @@ struct Promotion {
   std::string NewName, OldName; // OldName "-": keep NewName when localising
 };
 
-/// Makes every local that some shard refers to but does not hold a hidden global.
+/// Makes every local that some shard refers to but does not hold a hidden global, and
+/// names every unnamed global that is not local (hidden, keeping its linkage).
 std::vector<Promotion> promoteCrossShardLocals(Module &M, const Layout &L, unsigned NumShards,
                                                std::vector<std::vector<uint8_t>> &Placed) {
   std::vector<uint8_t> Promote(L.Defs.size(), 0);
+  // The symbol of an unnamed global, __unnamed_N, is numbered per module: each shard
+  // would number it differently, and two shards' __unnamed_1 would clash or bind to
+  // each other. Like a local, it cannot be named from outside the unit.
+  for (uint32_t I = 0; I < L.Defs.size(); ++I)
+    if (!L.Defs[I]->hasName() && !L.Defs[I]->hasLocalLinkage() &&
+        !L.Defs[I]->hasAvailableExternallyLinkage())
+      Promote[I] = 1;
   for (unsigned S = 0; S < NumShards; ++S)
     for (uint32_t I = 0; I < L.Defs.size(); ++I)
       if (Placed[S][I] != NotHere)
@@ -368,7 +389,8 @@ std::vector<Promotion> promoteCrossShardLocals(Module &M, const Layout &L, unsig
     Promotion P{GV->getName().str(), "-"};
     if (!Old.empty() && GV->hasInternalLinkage() && !Keep)
       P.OldName = Old; // private names never reach the symbol table: leave them
-    GV->setLinkage(GlobalValue::ExternalLinkage);
+    if (GV->hasLocalLinkage())
+      GV->setLinkage(GlobalValue::ExternalLinkage);
     GV->setVisibility(GlobalValue::HiddenVisibility);
     GV->setDSOLocal(true);
     Out.push_back(std::move(P));
@@ -394,6 +416,21 @@ void keepAlive(const Layout &L, unsigned NumShards,
       GV->setLinkage(GV->hasLinkOnceODRLinkage() ? GlobalValue::WeakODRLinkage
                                                  : GlobalValue::WeakAnyLinkage);
   }
+}
+
+/// Keeps F's Key Instructions atom groups (LLVM 22) when F is cloned into a shard.
+/// CloneFunctionInto would renumber them from a counter shared by the whole process,
+/// so that a shard's bytes depended on what was cloned before it (the shards written
+/// earlier, or by another part). A shard is a transplant, not a duplicate: the
+/// groups need no new numbers.
+void keepAtomGroups(const Function &F, ValueToValueMapTy &VMap) {
+#if LLVM_VERSION_MAJOR >= 22
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (const DILocation *DL = I.getDebugLoc().get())
+        if (uint64_t G = DL->getAtomGroup())
+          VMap.AtomMap.insert({{DL->getInlinedAt(), G}, G});
+#endif
 }
 
 /// Creates in Dst the declarations of global values a shard refers to but does not
@@ -500,6 +537,7 @@ std::unique_ptr<Module> cloneShard(const Module &M, function_ref<bool(const Glob
       VMap[&A] = &*DestArg++;
     }
     SmallVector<ReturnInst *, 8> Returns;
+    keepAtomGroups(F, VMap);
     CloneFunctionInto(NF, &F, VMap, CloneFunctionChangeType::ClonedModule, Returns, "",
                       nullptr, nullptr, &Decl);
     NF->setPersonalityFn(F.hasPersonalityFn() ? Map(F.getPersonalityFn()) : nullptr);
@@ -801,6 +839,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";dup-cost=" << Limits.DupCost;
   if (Limits.Depth != D.Depth)
     OS << ";import-depth=" << Limits.Depth;
+  if (Limits.TinyCost != D.TinyCost)
+    OS << ";tiny-cost=" << Limits.TinyCost;
   if (Limits.ConstBytes != D.ConstBytes)
     OS << ";const-bytes=" << Limits.ConstBytes;
   if (Limits.Parts != D.Parts)

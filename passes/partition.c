@@ -281,3 +281,70 @@ void shard_bisect(size_t n, const uint64_t *cost, const uint64_t *key, unsigned 
 	for (size_t i = 0; i < n; i++)
 		load[shard[i]] += cost[i];
 }
+
+/* Sort record for shard_stable_order: an item, its home and whether it is its own home. */
+struct placed {
+	uint32_t home, moved, item;
+};
+
+static int by_home(const void *pa, const void *pb)
+{
+	const struct placed *a = pa, *b = pb;
+	if (a->home != b->home)
+		return a->home < b->home ? -1 : 1;
+	if (a->moved != b->moved)
+		return a->moved < b->moved ? -1 : 1;
+	return a->item < b->item ? -1 : (a->item > b->item);
+}
+
+int shard_stable_order(const struct shard_graph *g, const uint8_t *floating, uint32_t *order)
+{
+	const uint32_t unset = UINT32_MAX;
+	struct adj in;
+	uint32_t *home = malloc((g->n ? g->n : 1) * sizeof *home);
+	uint32_t *next = malloc((g->n ? g->n : 1) * sizeof *next);
+	struct placed *p = malloc((g->n ? g->n : 1) * sizeof *p);
+	if (!home || !next || !p || adj_build(g, 0, &in)) {
+		free(home);
+		free(next);
+		free(p);
+		return -1;
+	}
+	for (size_t i = 0; i < g->n; i++)
+		home[i] = floating[i] ? unset : (uint32_t)i;
+	/* Rounds: a floating item whose referrers include placed ones takes the home of the
+	   heaviest such reference (then the lowest home). Each round reads the last round's
+	   homes only, so the result does not depend on the order items are visited in. */
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (size_t v = 0; v < g->n; v++) {
+			next[v] = home[v];
+			if (home[v] != unset)
+				continue;
+			uint32_t best = unset, bw = 0;
+			for (size_t k = in.start[v]; k < in.start[v + 1]; k++) {
+				uint32_t e = in.idx[k], h = home[g->from[e]];
+				if (h != unset && (best == unset || g->w[e] > bw ||
+						   (g->w[e] == bw && h < best)))
+					best = h, bw = g->w[e];
+			}
+			next[v] = best;
+			changed |= best != unset;
+		}
+		uint32_t *t = home;
+		home = next;
+		next = t;
+	}
+	for (size_t i = 0; i < g->n; i++) {
+		uint32_t h = home[i] == unset ? (uint32_t)i : home[i];
+		p[i] = (struct placed){h, h != i, (uint32_t)i};
+	}
+	qsort(p, g->n, sizeof *p, by_home);
+	for (size_t i = 0; i < g->n; i++)
+		order[i] = p[i].item;
+	adj_free(&in);
+	free(home);
+	free(next);
+	free(p);
+	return 0;
+}

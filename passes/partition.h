@@ -58,6 +58,15 @@ int shard_assign(const struct shard_graph *g, unsigned nshards, unsigned slack,
 void shard_bisect(size_t n, const uint64_t *cost, const uint64_t *key, unsigned nshards,
                   unsigned window, unsigned *shard, uint64_t *load);
 
+/* The order in which shard_bisect cuts: every item in index (source) order, except the
+ * floating ones (discardable: linkonce functions, locals), which go right after their
+ * home, the non-floating item that reaches them by the heaviest reference, directly or
+ * through other floating items (the nearest first). A C++ template then sits with the
+ * code that uses it most, not where the front end happened to emit it. Floating items no
+ * fixed item reaches keep their place. Writes the n item indices to order[]; returns 0, or
+ * -1 when memory runs out. */
+int shard_stable_order(const struct shard_graph *g, const uint8_t *floating, uint32_t *order);
+
 /* Total weight of edges whose ends lie in different shards. */
 uint64_t shard_cut(const struct shard_graph *g, const unsigned *shard);
 

@@ -94,6 +94,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
   shard::SplitLimits Lim;
   StringMap<unsigned *> Numbers = {{"import-cost", &Lim.ImportCost}, {"dup-cost", &Lim.DupCost},
                                    {"import-depth", &Lim.Depth},     {"parts", &Lim.Parts},
+                                   {"tiny-cost", &Lim.TinyCost},
                                    {"part", &Lim.Part}};
   bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
     if (Key == "dir" && !Value.empty()) {
@@ -107,7 +108,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
     if (It == Numbers.end())
       return badParam("shard-split", Param,
                       "expected dir=PATH, import-cost=N, dup-cost=N, import-depth=N, "
-                      "const-bytes=N, parts=N or part=N");
+                      "tiny-cost=N, const-bytes=N, parts=N or part=N");
     if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16))
       return badParam("shard-split", Param,
                       Key == "import-depth" ? "expected an integer from 0 to 16"

@@ -9,7 +9,7 @@
 ; f, g, gv, gv2.
 ;
 ; RUN: rm -rf %t && mkdir %t
-; RUN: %opt-shard -passes='shard-partition<shards=4>,print<shard-plan>,shard-split<dir=%t>' \
+; RUN: %opt-shard -passes='shard-partition<shards=4;place=graph>,print<shard-plan>,shard-split<dir=%t>' \
 ; RUN:   -disable-output %s 2>&1 | FileCheck --check-prefix=PLAN %s
 ; RUN: llvm-dis %t/shard.0.bc -o - > %t/0.ll
 ; RUN: llvm-dis %t/shard.1.bc -o - > %t/1.ll

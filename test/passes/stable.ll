@@ -32,27 +32,27 @@
 ; RUN: llvm-dis %t/str/out/shard.3.bc -o - | FileCheck %s --check-prefix=NAMES
 ; RUN: llvm-dis %t/str/out/shard.1.bc -o - | FileCheck %s --check-prefix=NAMES1
 
-; PLAN:      shard-plan: shards=4 total-cost=174 max-cost=46 imbalance=1.06
-; PLAN-NEXT: shard 0: cost=41 functions=3 globals=4
+; PLAN:      shard-plan: shards=4 total-cost=462 max-cost=118 imbalance=1.02
+; PLAN-NEXT: shard 0: cost=113 functions=3 globals=4
 ; PLAN-NEXT:   @f0 function
 ; PLAN-NEXT:   @f1 function
 ; PLAN-NEXT:   @f2 function
 ; PLAN-NEXT:   @.str variable local
-; PLAN-NEXT: shard 1: cost=43 functions=3 globals=3
+; PLAN-NEXT: shard 1: cost=115 functions=3 globals=3
 ; PLAN-NEXT:   @f3 function
 ; PLAN-NEXT:   @f4 function
 ; PLAN-NEXT:   @f5 function
-; PLAN-NEXT: shard 2: cost=44 functions=3 globals=3
+; PLAN-NEXT: shard 2: cost=116 functions=3 globals=3
 ; PLAN-NEXT:   @f6 function
 ; PLAN-NEXT:   @f7 function
 ; PLAN-NEXT:   @f8 function
-; PLAN-NEXT: shard 3: cost=46 functions=3 globals=4
+; PLAN-NEXT: shard 3: cost=118 functions=3 globals=4
 ; PLAN-NEXT:   @f9 function
 ; PLAN-NEXT:   @f10 function
 ; PLAN-NEXT:   @f11 function
 ; PLAN-NEXT:   @.str.1 variable local
 
-; ADDED:      shard 1: cost=49 functions=4 globals=4
+; ADDED:      shard 1: cost=121 functions=4 globals=4
 ; ADDED-NEXT:   @f3 function
 ; ADDED-NEXT:   @f4 function
 ; ADDED-NEXT:   @f5 function
@@ -77,6 +77,12 @@ define i32 @f0(i32 %x) {
   %v1 = mul i32 %v0, 4
   %v2 = mul i32 %v1, 5
   %v3 = mul i32 %v2, 6
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
   ret i32 %v3
 }
 define i32 @f1(i32 %x) {
@@ -87,6 +93,12 @@ define i32 @f1(i32 %x) {
   %v4 = mul i32 %v3, 7
   %v5 = mul i32 %v4, 8
   %v6 = mul i32 %v5, 9
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
   %c = call i32 @f0(i32 %v6)
   ret i32 %c
 }
@@ -96,6 +108,12 @@ define i32 @f2(i32 %x) {
   %v2 = mul i32 %v1, 5
   %v3 = mul i32 %v2, 6
   %v4 = mul i32 %v3, 7
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
   call void @use(ptr @.str)
   %c = call i32 @f1(i32 %v4)
   ret i32 %c
@@ -109,6 +127,12 @@ define i32 @f3(i32 %x) {
   %v5 = mul i32 %v4, 8
   %v6 = mul i32 %v5, 9
   %v7 = mul i32 %v6, 10
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
 ; STR call void @use(ptr @.str.NEW)
   %c = call i32 @f2(i32 %v7)
   ret i32 %c
@@ -120,6 +144,12 @@ define i32 @f4(i32 %x) {
   %v3 = mul i32 %v2, 6
   %v4 = mul i32 %v3, 7
   %v5 = mul i32 %v4, 8
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
   %c = call i32 @f3(i32 %v5)
   ret i32 %c
 }
@@ -128,6 +158,12 @@ define i32 @f5(i32 %x) {
   %v1 = mul i32 %v0, 4
   %v2 = mul i32 %v1, 5
   %v3 = mul i32 %v2, 6
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
   %e = xor i32 %x, 0 ; BODY
   %c = call i32 @f4(i32 %v3)
   ret i32 %c
@@ -143,6 +179,12 @@ define i32 @f6(i32 %x) {
   %v4 = mul i32 %v3, 7
   %v5 = mul i32 %v4, 8
   %v6 = mul i32 %v5, 9
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
   %c = call i32 @f5(i32 %v6)
   ret i32 %c
 }
@@ -152,6 +194,12 @@ define i32 @f7(i32 %x) {
   %v2 = mul i32 %v1, 5
   %v3 = mul i32 %v2, 6
   %v4 = mul i32 %v3, 7
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
   %c = call i32 @f6(i32 %v4)
   ret i32 %c
 }
@@ -164,6 +212,12 @@ define i32 @f8(i32 %x) {
   %v5 = mul i32 %v4, 8
   %v6 = mul i32 %v5, 9
   %v7 = mul i32 %v6, 10
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
   %c = call i32 @f7(i32 %v7)
   ret i32 %c
 }
@@ -174,6 +228,12 @@ define i32 @f9(i32 %x) {
   %v3 = mul i32 %v2, 6
   %v4 = mul i32 %v3, 7
   %v5 = mul i32 %v4, 8
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
   call void @use(ptr @.str.1)
   %c = call i32 @f8(i32 %v5)
   ret i32 %c
@@ -183,6 +243,12 @@ define i32 @f10(i32 %x) {
   %v1 = mul i32 %v0, 4
   %v2 = mul i32 %v1, 5
   %v3 = mul i32 %v2, 6
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
   %c = call i32 @f9(i32 %v3)
   ret i32 %c
 }
@@ -194,6 +260,12 @@ define i32 @f11(i32 %x) {
   %v4 = mul i32 %v3, 7
   %v5 = mul i32 %v4, 8
   %v6 = mul i32 %v5, 9
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
+  call void @use(ptr null)
   %c = call i32 @f10(i32 %v6)
   ret i32 %c
 }

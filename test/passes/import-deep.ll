@@ -1,0 +1,74 @@
+; What shard-split follows past import-depth: tiny definitions (cost up to tiny-cost=30:
+; the accessors and wrappers C++ libraries nest many levels deep; here the linkonce_odr
+; chain t1 -> t2 -> t3 -> t4) are copied at any depth, and the input's own
+; available_externally definitions (C++ extern templates, here @ae -> @ae2) go to every
+; shard that refers to them, whatever their cost: the serial build has them all for its
+; inliner. tiny-cost=0 stops the chain at the copy depth (import-depth + 1 = 2);
+; import-cost=0 (no imports) leaves other shards' available_externally definitions out.
+; The plan puts @a and @ae in shard 0, the rest in shard 1 (the chain follows @b, which
+; calls @t1 twice).
+; RUN: rm -rf %t && mkdir -p %t/d %t/t0 %t/i0
+; RUN: %opt-shard -passes='shard-partition<shards=2>,shard-split<dir=%t/d>' -disable-output %s
+; RUN: llvm-dis %t/d/shard.0.bc -o - | FileCheck %s --check-prefix=DEFAULT
+; RUN: %opt-shard -passes='shard-partition<shards=2>,shard-split<dir=%t/t0;tiny-cost=0>' -disable-output %s
+; RUN: llvm-dis %t/t0/shard.0.bc -o - | FileCheck %s --check-prefix=TINY0
+; RUN: %opt-shard -passes='shard-partition<shards=2>,shard-split<dir=%t/i0;import-cost=0>' -disable-output %s
+; RUN: llvm-dis %t/i0/shard.0.bc -o - | FileCheck %s --check-prefix=IMPORT0
+; RUN: %opt-shard -passes='shard-split<dir=%t;tiny-cost=12>' -print-pipeline-passes -disable-output %s | FileCheck %s --check-prefix=PIPE
+
+; DEFAULT: define void @a()
+; DEFAULT: define linkonce_odr void @t1() comdat
+; DEFAULT: define linkonce_odr void @t2() comdat
+; DEFAULT: define linkonce_odr void @t3() comdat
+; DEFAULT: define linkonce_odr void @t4() comdat
+; DEFAULT: define available_externally void @ae()
+; DEFAULT: define available_externally void @ae2()
+
+; TINY0: define linkonce_odr void @t2() comdat
+; TINY0: declare void @t3()
+; TINY0-NOT: @t4
+; TINY0: define available_externally void @ae2()
+
+; IMPORT0: define linkonce_odr void @t4() comdat
+; IMPORT0: define available_externally void @ae()
+; IMPORT0: declare void @ae2()
+
+; PIPE: shard-split<dir={{.*}};tiny-cost=12>
+
+$t1 = comdat any
+$t2 = comdat any
+$t3 = comdat any
+$t4 = comdat any
+define void @a() !shard.cost !{i64 1000} {
+  call void @t1()
+  call void @ae()
+  ret void
+}
+define void @b() !shard.cost !{i64 1000} {
+  call void @t1()
+  call void @t1()
+  call void @ae()
+  ret void
+}
+define linkonce_odr void @t1() comdat !shard.cost !{i64 5} {
+  call void @t2()
+  ret void
+}
+define linkonce_odr void @t2() comdat !shard.cost !{i64 5} {
+  call void @t3()
+  ret void
+}
+define linkonce_odr void @t3() comdat !shard.cost !{i64 5} {
+  call void @t4()
+  ret void
+}
+define linkonce_odr void @t4() comdat !shard.cost !{i64 5} {
+  ret void
+}
+define available_externally void @ae() !shard.cost !{i64 500} {
+  call void @ae2()
+  ret void
+}
+define available_externally void @ae2() !shard.cost !{i64 400} {
+  ret void
+}
