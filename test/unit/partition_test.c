@@ -166,6 +166,26 @@ static void test_bisect(void)
 	CHECK(b[0] < 8 && b[1] < 8 && b[2] < 8 && b[0] <= b[1] && b[1] <= b[2]);
 }
 
+/* shard_stable_order: fixed items keep their order; a floating item follows the fixed one
+ * that reaches it by the heaviest reference, through other floating ones too; unreached
+ * floating items keep their place. */
+static void test_stable_order(void)
+{
+	/* 0 fixed, 1 floating (used by 3 twice, by 0 once), 2 floating (used by 1 only),
+	   3 fixed, 4 floating (unreached), 5 fixed. */
+	uint64_t cost[6] = {1, 1, 1, 1, 1, 1};
+	uint32_t from[] = {0, 3, 1}, to[] = {1, 1, 2}, w[] = {1, 2, 1};
+	struct shard_graph g = {6, 3, cost, from, to, w};
+	uint8_t floating[6] = {0, 1, 1, 0, 1, 0};
+	uint32_t order[6];
+	CHECK(shard_stable_order(&g, floating, order) == 0);
+	uint32_t want[6] = {0, 3, 1, 2, 4, 5};
+	int same = 1;
+	for (int i = 0; i < 6; i++)
+		same &= order[i] == want[i];
+	CHECK(same);
+}
+
 int main(void)
 {
 	test_union_find();
@@ -174,6 +194,7 @@ int main(void)
 	test_cluster();
 	test_assign();
 	test_bisect();
+	test_stable_order();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
