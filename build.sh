@@ -9,6 +9,7 @@
 # builds it with all cores.
 # sqlite3.c for the end-to-end test is passed as SHARD_SQLITE_C when it is known: from $SHARD_SQLITE_C, or
 # when bench/fetch-sqlite.sh has already fetched it (this script never downloads it; test/run.sh does).
+# Likewise LevelDB's sources as SHARD_LEVELDB_DIR ($SHARD_LEVELDB_DIR, or bench/fetch-leveldb.sh --cached).
 # Safe to run again: nothing is installed twice, and an existing build directory is just brought up to date.
 # --deps-only: install the missing packages for the given majors, then stop.
 set -euo pipefail
@@ -75,6 +76,12 @@ if [[ -n $SQLITE_C ]]; then
     [[ -f $SQLITE_C ]] || die "SHARD_SQLITE_C=$SQLITE_C does not exist"
     SQLITE_C=$(cd "$(dirname "$SQLITE_C")" && pwd)/$(basename "$SQLITE_C")
 fi
+LEVELDB_DIR=${SHARD_LEVELDB_DIR:-}
+[[ -n $LEVELDB_DIR ]] || LEVELDB_DIR=$("$ROOT/bench/fetch-leveldb.sh" --cached 2>/dev/null) || LEVELDB_DIR=
+if [[ -n $LEVELDB_DIR ]]; then
+    [[ -d $LEVELDB_DIR ]] || die "SHARD_LEVELDB_DIR=$LEVELDB_DIR does not exist"
+    LEVELDB_DIR=$(cd "$LEVELDB_DIR" && pwd)
+fi
 
 # ---- configure and build ---------------------------------------------------------------------------------
 JOBS=$(nproc 2>/dev/null || echo 2)
@@ -86,6 +93,7 @@ for m in "${MAJORS[@]}"; do
     if [[ -n $SQLITE_C ]]; then
         args+=("-DSHARD_SQLITE_C=$SQLITE_C")
     fi
+    [[ -z $LEVELDB_DIR ]] || args+=("-DSHARD_LEVELDB_DIR=$LEVELDB_DIR")
     log "LLVM $m: configuring $dir${SQLITE_C:+ (sqlite3.c: $SQLITE_C)}"
     cmake "${args[@]}" || die "LLVM $m: cmake configure of $dir failed"
     log "LLVM $m: building $dir with -j$JOBS"

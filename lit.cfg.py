@@ -49,3 +49,7 @@ if shutil.which("ninja", path=config.environment["PATH"]):
 if config.sqlite_c and os.path.exists(config.sqlite_c):
     config.available_features.add("sqlite")
     config.substitutions.append(("%sqlite3_c", config.sqlite_c))
+# LevelDB and Snappy sources (bench/fetch-leveldb.sh) for test/e2e/leveldb.test.
+if getattr(config, "leveldb_dir", "") and os.path.isdir(config.leveldb_dir):
+    config.available_features.add("leveldb")
+    config.substitutions.append(("%leveldb_dir", config.leveldb_dir))

@@ -75,7 +75,7 @@ instructions() {
 read -r ct cm <"$W/clang.time"
 read -r st sm <"$W/shard.time"
 cx=$(text_bytes "$W/clang.o"); sx=$(text_bytes "$W/shard.o")
-log "counting the workload's instructions (valgrind --tool=callgrind, ~5 s each)"
+log "counting the workload's instructions (valgrind --tool=callgrind, ~8 s each)"
 ci=$(instructions "$W/workload-clang"); si=$(instructions "$W/workload-shard")
 
 # Formatting; "-" (unknown) stays "-".

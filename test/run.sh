@@ -3,7 +3,8 @@
 #
 #   test/run.sh [22|19]...        (default: 22 19)
 #
-# Fetches sqlite3.c (bench/fetch-sqlite.sh) so that the end-to-end test runs, builds each LLVM major with
+# Fetches sqlite3.c and LevelDB (bench/fetch-sqlite.sh, bench/fetch-leveldb.sh) so that the end-to-end
+# tests run, builds each LLVM major with
 # ./build.sh (build/ for 22, build-NN/ otherwise), runs the lit suite of each build directory, and ends with
 # one plain line `N passed, N failed, N skipped` summed over all majors. Exits nonzero when anything failed:
 # the fetch, a build, a test, or lit itself.
@@ -48,6 +49,13 @@ if SQLITE_C=$(bench/fetch-sqlite.sh); then
     export SHARD_SQLITE_C=$SQLITE_C
 else
     problem "fetching sqlite3.c (bench/fetch-sqlite.sh)"
+    FAILED=$((FAILED + 1))
+fi
+# LevelDB and Snappy for test/e2e/leveldb.test, likewise.
+if LEVELDB_DIR=$(bench/fetch-leveldb.sh); then
+    export SHARD_LEVELDB_DIR=$LEVELDB_DIR
+else
+    problem "fetching LevelDB (bench/fetch-leveldb.sh)"
     FAILED=$((FAILED + 1))
 fi
 
