@@ -34,6 +34,8 @@
 # and the others go on; the exit status is 1 when one failed or its object differs from serial's (another
 # program output, a link that fails, other strong global symbols), else 0.
 set -euo pipefail
+# Every shard build compiles from scratch: a benchmark must not time the shard cache.
+export SHARD_NO_CACHE=1
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SELF="$ROOT/bench/compare.sh"

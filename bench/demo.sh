@@ -10,6 +10,8 @@
 # markdown table: wall time, peak RSS (of the largest single process: shard's jobs run at the same time),
 # .text size, and the workload's instruction count (valgrind, when installed) as a code-quality measure.
 set -euo pipefail
+# Every shard build compiles from scratch: a benchmark must not time the shard cache.
+export SHARD_NO_CACHE=1
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"

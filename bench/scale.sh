@@ -12,6 +12,8 @@
 # shares a static counter with a function half the module away every 16th (promoted symbols);
 # sum<b> calls 500 of them and sum_all calls every sum<b>.
 set -euo pipefail
+# Every shard build compiles from scratch: a benchmark must not time the shard cache.
+export SHARD_NO_CACHE=1
 
 gen() {
   awk -v n="$1" 'BEGIN {

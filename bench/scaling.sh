@@ -9,6 +9,8 @@
 # writes the manifest while the other parts write the shards (shard-split's writerOf).
 #   bench/scaling.sh [INPUT.bc] [SHARDS] [BUILD_DIR]   (default: sqlite3 IR, 64, build)
 set -euo pipefail
+# Every shard build compiles from scratch: a benchmark must not time the shard cache.
+export SHARD_NO_CACHE=1
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench/common.sh
 . "$here/common.sh"
