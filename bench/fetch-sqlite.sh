@@ -42,26 +42,14 @@ if valid; then
 fi
 [[ $CACHED_ONLY == 0 ]] || exit 1
 
-command -v npm >/dev/null 2>&1 || die "npm not found (apt-get install npm), needed to fetch $PKG@$VER"
 command -v tar >/dev/null 2>&1 || die "tar not found"
 
 mkdir -p "$CACHE_DIR"
 TMP=$(mktemp -d "$CACHE_DIR/.fetch.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
-
-TGZ="$CACHE_DIR/$PKG-$VER.tgz"
-if [[ ! -s $TGZ ]]; then
-    log "downloading $PKG@$VER from the npm registry"
-    # --ignore-scripts: only the tarball is wanted; nothing of it is run.
-    (cd "$TMP" && npm pack --silent --ignore-scripts "$PKG@$VER" >"$TMP/npm.out" 2>"$TMP/npm.err") || {
-        cat "$TMP/npm.err" >&2 || true
-        die "npm pack $PKG@$VER failed"
-    }
-    [[ -s $TMP/$PKG-$VER.tgz ]] || die "npm pack did not produce $PKG-$VER.tgz"
-    mv "$TMP/$PKG-$VER.tgz" "$TGZ"
-else
-    log "using cached $TGZ"
-fi
+# shellcheck source=bench/npm-pack.sh
+. "$(dirname "${BASH_SOURCE[0]}")/npm-pack.sh"
+npm_pack "$PKG" "$VER" "$CACHE_DIR" "$TMP"
 
 log "extracting deps/sqlite3/sqlite3.{c,h}"
 tar -xzf "$TGZ" -C "$TMP" package/deps/sqlite3/sqlite3.c package/deps/sqlite3/sqlite3.h ||

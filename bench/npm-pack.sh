@@ -1,0 +1,20 @@
+# Sourced by the bench/fetch-*.sh scripts: npm_pack PKG VER CACHE_DIR TMP downloads the npm
+# tarball PKG@VER into CACHE_DIR/PKG-VER.tgz unless it is already there (TMP: a scratch
+# directory), using log and die from the caller. Sets TGZ to its path.
+npm_pack() {
+    local pkg=$1 ver=$2 cache=$3 tmp=$4
+    TGZ="$cache/$pkg-$ver.tgz"
+    if [[ -s $TGZ ]]; then
+        log "using cached $TGZ"
+        return
+    fi
+    command -v npm >/dev/null 2>&1 || die "npm not found (apt-get install npm), needed to fetch $pkg@$ver"
+    log "downloading $pkg@$ver from the npm registry"
+    # --ignore-scripts: only the tarball is wanted; nothing of it is run.
+    (cd "$tmp" && npm pack --silent --ignore-scripts "$pkg@$ver" >"$tmp/npm.out" 2>"$tmp/npm.err") || {
+        cat "$tmp/npm.err" >&2 || true
+        die "npm pack $pkg@$ver failed"
+    }
+    [[ -s $tmp/$pkg-$ver.tgz ]] || die "npm pack did not produce $pkg-$ver.tgz"
+    mv "$tmp/$pkg-$ver.tgz" "$TGZ"
+}
