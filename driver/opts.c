@@ -265,9 +265,9 @@ void opts_parse(struct opts *o, int argc, char **argv) {
     bad("empty %s file name", o->report && !*o->report ? "--report" : "--time-trace");
   if (o->ninja && !*o->ninja)
     bad("empty --emit-ninja file name");
-  if (o->ninja && (o->report || o->trace))
+  if (o->ninja && (o->report || o->trace || o->max_mem))
     bad("%s cannot be used with --emit-ninja (ninja runs the shard jobs)",
-        o->report ? "--report" : "--time-trace");
+        o->report ? "--report" : o->trace ? "--time-trace" : "--max-mem");
   if (o->ninja && !o->keep) /* the split stays for ninja: FILE.d */
     o->keep = fmt("%s.d", o->ninja);
   if (!o->plugin)
