@@ -180,7 +180,8 @@ bool importEligible(const GlobalValue &GV, const SplitLimits &Lim) {
   return false;
 }
 
-Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim) {
+Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim,
+                   const StringSet<> &Pinned) {
   Layout L;
   for (GlobalValue &GV : M.global_values()) {
     if (GV.isDeclaration() || isPerShardArray(GV))
@@ -235,7 +236,6 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim) {
   L.Refs.resize(L.Defs.size());
   for (uint32_t I = 0; I < L.Defs.size(); ++I)
     collectDefRefs(*L.Defs[I], L, L.Refs[I]);
-  StringSet<> Pinned = pinnedNames(M);
   L.Dup.resize(L.Defs.size());
   L.Import.resize(L.Defs.size());
   for (uint32_t I = 0; I < L.Defs.size(); ++I) {
@@ -314,7 +314,7 @@ std::string unitSuffix(const Module &M) {
 /// ".str.1207" becomes ".str.sqlite3VdbeExec.3". A string added to one function
 /// then renames nothing in other functions, and the shards that do not hold that
 /// function keep their bytes. Private names never reach the symbol table.
-void namePrivatesByReferrer(Module &M) {
+void namePrivatesByReferrer(Module &M, const StringSet<> &Pinned) {
   DenseMap<const GlobalValue *, StringRef> Referrer;
   for (const GlobalValue &GV : M.global_values()) {
     if (GV.isDeclaration() || GV.hasPrivateLinkage() || !GV.hasName())
@@ -327,7 +327,6 @@ void namePrivatesByReferrer(Module &M) {
         It->second = GV.getName();
     });
   }
-  StringSet<> Pinned = pinnedNames(M);
   StringMap<unsigned> Count;
   for (GlobalValue &GV : M.global_values()) {
     auto It = Referrer.find(&GV);
@@ -349,6 +348,7 @@ struct Promotion {
 /// Makes every local that some shard refers to but does not hold a hidden global, and
 /// names every unnamed global that is not local (hidden, keeping its linkage).
 std::vector<Promotion> promoteCrossShardLocals(Module &M, const Layout &L, unsigned NumShards,
+                                               const StringSet<> &Pinned,
                                                std::vector<std::vector<uint8_t>> &Placed) {
   std::vector<uint8_t> Promote(L.Defs.size(), 0);
   // The symbol of an unnamed global, __unnamed_N, is numbered per module: each shard
@@ -373,14 +373,11 @@ std::vector<Promotion> promoteCrossShardLocals(Module &M, const Layout &L, unsig
         Placed[S][I] = Import;
   std::vector<Promotion> Out;
   std::string Suffix;
-  StringSet<> Pinned;
   for (uint32_t I = 0; I < L.Defs.size(); ++I) {
     if (!Promote[I])
       continue;
-    if (Suffix.empty()) {
+    if (Suffix.empty())
       Suffix = unitSuffix(M);
-      Pinned = pinnedNames(M);
-    }
     GlobalValue *GV = L.Defs[I];
     std::string Old = GV->getName().str();
     bool Keep = !Old.empty() && Pinned.contains(Old);
@@ -723,12 +720,14 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     fail("module has no shard plan (run shard-partition first)");
   if (!sys::fs::is_directory(Dir))
     fail("output directory '" + Dir + "' does not exist");
-  namePrivatesByReferrer(M);
-  Layout L = buildLayout(M, *P, Limits);
+  namePrivatesByReferrer(M, pinnedNames(M));
+  // Names pinned by llvm.used or module asm, once the privates have their new names.
+  StringSet<> Pinned = pinnedNames(M);
+  Layout L = buildLayout(M, *P, Limits, Pinned);
   std::vector<std::vector<uint8_t>> Placed(P->NumShards);
   for (unsigned S = 0; S < P->NumShards; ++S)
     placeShard(L, Limits, S, Placed[S]);
-  std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Placed);
+  std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
   keepAlive(L, P->NumShards, Placed);
 
   std::vector<unsigned> Functions(P->NumShards, 0);
