@@ -24,20 +24,18 @@ int cmd_split_parts(const struct opts *o) {
 }
 
 /* Phase 1, part PART of PARTS: opt with the plugin annotates, partitions and splits the input
-   into DIR. */
-void cmd_split(struct argv *a, const struct opts *o, const char *dir, int parts, int part) {
+   into DIR; with NOTIFY, it reports each file written on its file descriptor 3. opt ends as
+   soon as the files are written (quick-exit: the module is not freed). */
+void cmd_split(struct argv *a, const struct opts *o, const char *dir, int parts, int part,
+               int notify) {
   av_pushf(a, "%s/opt", o->bindir);
   av_pushf(a, "-load-pass-plugin=%s", o->plugin);
   char *mv = o->mv_targets ? fmt("shard-mv-annotate<targets=%s>,shard-mv,", o->mv_targets)
                            : xstrdup("");
-  if (parts == 1)
-    av_pushf(a, "-passes=%sshard-cost,shard-partition<shards=%d>,shard-split<dir=%s>", mv,
-             o->shards, dir);
-  else
-    av_pushf(a,
-             "-passes=%sshard-cost,shard-partition<shards=%d>,shard-split<dir=%s;parts=%d;"
-             "part=%d>",
-             mv, o->shards, dir, parts, part);
+  char *split = parts == 1 ? fmt("dir=%s", dir) : fmt("dir=%s;parts=%d;part=%d", dir, parts, part);
+  av_pushf(a, "-passes=%sshard-cost,shard-partition<shards=%d>,shard-split<%s%s;quick-exit>", mv,
+           o->shards, split, notify ? ";notify=3" : "");
+  free(split);
   free(mv);
   av_push(a, "-disable-output");
   if (part > 0) /* part 0 verifies the input; the others read the same bytes */

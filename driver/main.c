@@ -1,7 +1,7 @@
 /* shard: splits one LLVM module into shards, compiles them in parallel, links one object.
    Phase 1 (opt + plugin) writes the shards and a manifest, phase 2 compiles each shard with
-   clang -c (one process per shard), phase 3 links them with ld.lld -r and restores promoted
-   symbols with objcopy. */
+   clang -c (one process per shard) as soon as it is written, phase 3 links them with
+   ld.lld -r and restores promoted symbols with objcopy. */
 #define _XOPEN_SOURCE 700
 #include "cmd.h"
 #include "jobserver.h"
@@ -95,58 +95,6 @@ static void preflight(struct opts *o) {
   }
   if (access(o->plugin, R_OK) < 0)
     die("cannot find the plugin '%s': %s (use --plugin PATH)", o->plugin, strerror(errno));
-}
-
-/* Phase 1: opt with the plugin annotates, partitions and splits INPUT into the work dir. */
-static void split(const struct opts *o) {
-  int parts = cmd_split_parts(o), failed = -1, st0 = 0;
-  /* Under a jobserver, no more parts than the tokens free now and the implicit slot (the
-     output is the same bytes whatever the number of parts); they go back when all end. */
-  if (js_active()) {
-    int have = 1;
-    while (have < parts && js_get())
-      have++;
-    parts = have;
-  }
-  pid_t *pids = xmalloc(parts * sizeof *pids);
-  for (int i = 0; i < parts; i++) {
-    struct argv a = {0};
-    cmd_split(&a, o, work_dir(), parts, i);
-    char *name = i ? fmt("split.%d.log", i) : xstrdup("split.log"), *log = work_path(name);
-    pids[i] = proc_spawn(a.v, log);
-    av_free(&a);
-    free(name);
-    free(log);
-  }
-  for (int left = parts; left > 0;) {
-    int st;
-    pid_t pid = proc_wait(&st);
-    for (int i = 0; i < parts; i++)
-      if (pids[i] == pid) {
-        left--;
-        if (st && (failed < 0 || i < failed))
-          failed = i, st0 = st;
-      }
-  }
-  js_put_all();
-  free(pids);
-  if (failed >= 0) { /* the lowest failing part: part 0's log when all failed alike */
-    char *name = failed ? fmt("split.%d.log", failed) : xstrdup("split.log");
-    die_log(work_path(name), "opt failed to split '%s': %s", o->input, proc_status(st0));
-  }
-  if (o->verbose)
-    print_file(work_path("split.log"));
-}
-
-/* Checks that every shard module named by the manifest exists. */
-static void check_shards(const struct manifest *m) {
-  for (int k = 0; k < m->nshards; k++) {
-    char *name = fmt("shard.%d.bc", k), *p = work_path(name);
-    if (access(p, R_OK) < 0)
-      die("the manifest lists shard %d but '%s' is missing: %s", k, p, strerror(errno));
-    free(name);
-    free(p);
-  }
 }
 
 /* Phase 3: links the shard objects (K ascending) and restores promoted symbols into a temp
@@ -245,29 +193,17 @@ int main(int argc, char **argv) {
     return 0;
   }
   work_init(&o);
-  double t0 = now();
-  split(&o);
-  char *mp = work_path("manifest");
-  manifest_read(mp, &m);
-  check_shards(&m);
-  manifest_check_target(&m, o.input);
-  double t1 = now();
-  if (o.verbose) {
-    note("phase 1 (split): %.3f s, %d shard%s, %zu promoted symbol%s", t1 - t0, m.nshards,
-         m.nshards == 1 ? "" : "s", m.npromos, m.npromos == 1 ? "" : "s");
-    for (int k = 0; k < m.nshards; k++)
-      note("  shard %d: cost %llu, %llu functions", k, m.shards[k].cost, m.shards[k].funcs);
-  }
+  struct marks t = {.start = now()};
   if (o.ninja) { /* ninja runs phases 2 and 3 */
+    work_build(&m, &o, &t, 0);
     ninja_write(&m, &o);
     return 0;
   }
-
-  int jobs = work_compile(&m, &o);
-  double t2 = now();
+  int jobs = work_build(&m, &o, &t, 1);
+  t.compile = now();
   if (o.verbose)
-    note("phase 2 (compile): %.3f s, at most %d job%s at once", t2 - t1, jobs,
-         jobs == 1 ? "" : "s");
+    note("phase 2 (compile): %.3f s after phase 1, at most %d job%s at once",
+         t.compile - t.split, jobs, jobs == 1 ? "" : "s");
   if (o.verbose && cache_on()) {
     int hits, misses;
     cache_counts(&hits, &misses);
@@ -275,9 +211,9 @@ int main(int argc, char **argv) {
   }
 
   char *tmp = link_out(&m, &o);
-  struct marks t = {t0, t1, t2, now()};
+  t.link = now();
   if (o.verbose)
-    note("phase 3 (link): %.3f s; total %.3f s", t.link - t2, t.link - t0);
+    note("phase 3 (link): %.3f s; total %.3f s", t.link - t.compile, t.link - t.start);
   if (o.report)
     report_write(o.report, &m, &t, jobs);
   if (o.trace)

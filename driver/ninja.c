@@ -167,7 +167,7 @@ static char *split_cmd(const struct opts *a, const char *dir, int n, const char 
   }
   for (int i = 0; i < parts; i++) {
     struct argv v = {0};
-    cmd_split(&v, a, dir, parts, i);
+    cmd_split(&v, a, dir, parts, i, 0);
     char *w = shell_words(v.v);
     if (parts > 1)
       fprintf(f, "%s & p%d=$!; ", w, i);

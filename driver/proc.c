@@ -23,10 +23,10 @@ static pid_t *kids;
 static int nkids, capkids;
 static volatile sig_atomic_t got_sig;
 static int verbose;
-/* Self-pipe (proc_wait_fd): a byte is written on SIGCHLD, SIGINT and SIGTERM. */
+/* Self-pipe (proc_wait_fds): a byte is written on SIGCHLD, SIGINT and SIGTERM. */
 static int wake[2] = {-1, -1};
 
-/* Makes proc_wait_fd's poll() return (async-signal-safe). */
+/* Makes proc_wait_fds' poll() return (async-signal-safe). */
 static void wake_up(void) {
   if (wake[1] >= 0 && write(wake[1], "", 1) < 0) {
     /* full: a wake-up is already pending */
@@ -120,9 +120,9 @@ void proc_init(int v) {
   verbose = v;
 }
 
-/* Starts ARGV (argv[0] is a path; no shell) with stdin /dev/null and stdout and stderr to
-   file LOG; returns its pid. */
-pid_t proc_spawn(char *const argv[], const char *log) {
+/* Starts ARGV (argv[0] is a path; no shell) with stdin /dev/null, stdout and stderr to file
+   LOG and, when FD >= 0, FD as its file descriptor 3; returns its pid. */
+pid_t proc_spawn_fd(char *const argv[], const char *log, int fd) {
   posix_spawn_file_actions_t fa;
   posix_spawnattr_t at;
   sigset_t none, dfl;
@@ -138,6 +138,8 @@ pid_t proc_spawn(char *const argv[], const char *log) {
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&fa, lfd, 1);
   posix_spawn_file_actions_adddup2(&fa, lfd, 2);
+  if (fd >= 0)
+    posix_spawn_file_actions_adddup2(&fa, fd, 3);
   sigemptyset(&none);
   sigemptyset(&dfl);
   sigaddset(&dfl, SIGINT);
@@ -171,6 +173,11 @@ pid_t proc_spawn(char *const argv[], const char *log) {
   if (err)
     die("cannot run '%s': %s", argv[0], strerror(err));
   return pid;
+}
+
+/* Starts ARGV with stdin /dev/null and stdout and stderr to file LOG; returns its pid. */
+pid_t proc_spawn(char *const argv[], const char *log) {
+  return proc_spawn_fd(argv, log, -1);
 }
 
 /* Waits for any child to end; returns its pid and wait status. Exits on SIGINT/SIGTERM. */
@@ -210,10 +217,10 @@ static void wake_init(void) {
   sigaction(SIGCHLD, &sa, NULL);
 }
 
-/* Waits until a child ends or FD is readable, without busy-waiting: returns the child's pid
-   (reaped, wait status in *STATUS), or 0 when FD is readable (or reports hang-up or an
-   error) first. Exits on SIGINT/SIGTERM, like proc_wait. */
-pid_t proc_wait_fd(int fd, int *status) {
+/* Waits until a child ends or one of the N descriptors FDS (those >= 0) is readable, without
+   busy-waiting: returns the child's pid (reaped, wait status in *STATUS), or 0 when an FD is
+   readable (or reports hang-up or an error) first. Exits on SIGINT/SIGTERM, like proc_wait. */
+pid_t proc_wait_fds(const int *fds, int n, int *status) {
   wake_init();
   for (;;) {
     char buf[64];
@@ -230,13 +237,18 @@ pid_t proc_wait_fd(int fd, int *status) {
       proc_interrupt_point();
       return si.si_pid;
     }
-    struct pollfd p[2] = {{.fd = wake[0], .events = POLLIN}, {.fd = fd, .events = POLLIN}};
-    if (poll(p, 2, -1) < 0 && errno != EINTR)
-      die("waiting for a child process or a jobserver token: %s", strerror(errno));
-    if (p[1].revents) {
-      proc_interrupt_point();
-      return 0;
-    }
+    struct pollfd p[3] = {{.fd = wake[0], .events = POLLIN}};
+    if (n > 2)
+      die("internal error: proc_wait_fds waits on at most 2 descriptors");
+    for (int i = 0; i < n; i++)
+      p[1 + i] = (struct pollfd){.fd = fds[i], .events = POLLIN}; /* fd < 0: ignored */
+    if (poll(p, 1 + n, -1) < 0 && errno != EINTR)
+      die("waiting for a child process: %s", strerror(errno));
+    for (int i = 0; i < n; i++)
+      if (p[1 + i].revents) {
+        proc_interrupt_point();
+        return 0;
+      }
   }
 }
 

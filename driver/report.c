@@ -54,26 +54,31 @@ void report_write(const char *path, const struct manifest *m, const struct marks
   close_out(f, path);
 }
 
-/* Writes one complete event ("ph": "X") in microseconds since the start of the run. */
+/* Writes one complete event ("ph": "X") in microseconds since the start of the run, after a
+   comma unless it is the first. */
 static void event(FILE *f, const char *name, int tid, double from, double to, double t0,
-                  int last) {
-  fprintf(f, "  {\"name\": \"%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %d, \"ts\": %.0f, \"dur\": %.0f}%s\n",
-          name, tid, (from - t0) * 1e6, (to - from) * 1e6, last ? "" : ",");
+                  int first) {
+  fprintf(f, "%s  {\"name\": \"%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %d, \"ts\": %.0f, \"dur\": %.0f}",
+          first ? "" : ",\n", name, tid, (from - t0) * 1e6, (to - from) * 1e6);
 }
 
-/* Writes the phases (thread 0) and every shard job (thread 1 + its worker slot). */
+/* Writes the phases (thread 0; the compile phase from its first job, which may start before
+   the split ends) and every job that ran (thread 1 + its worker slot; shards from the cache
+   ran none). */
 void trace_write(const char *path, const struct manifest *m, const struct marks *t) {
   FILE *f = open_out(path);
   fprintf(f, "{\"traceEvents\": [\n");
-  event(f, "split", 0, t->start, t->split, t->start, 0);
-  event(f, "compile", 0, t->split, t->compile, t->start, 0);
-  event(f, "link", 0, t->compile, t->link, t->start, m->nshards == 0);
+  event(f, "split", 0, t->start, t->split, t->start, 1);
+  event(f, "compile", 0, t->first, t->compile, t->start, 0);
+  event(f, "link", 0, t->compile, t->link, t->start, 0);
   for (int k = 0; k < m->nshards; k++) {
     const struct shard *s = &m->shards[k];
+    if (s->cache == CACHE_HIT)
+      continue;
     char name[32];
     snprintf(name, sizeof name, "shard %d", s->id);
-    event(f, name, 1 + s->slot, s->started, s->started + s->secs, t->start, k + 1 == m->nshards);
+    event(f, name, 1 + s->slot, s->started, s->started + s->secs, t->start, 0);
   }
-  fprintf(f, "], \"displayTimeUnit\": \"ms\"}\n");
+  fprintf(f, "\n], \"displayTimeUnit\": \"ms\"}\n");
   close_out(f, path);
 }

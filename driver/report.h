@@ -4,9 +4,10 @@
 
 #include "manifest.h"
 
-/* Wall-clock marks of the run: start, end of split, end of compile, end of link. */
+/* Wall-clock marks of the run: start, end of split, start of the first compile job (which
+   may come before the end of the split), end of compile, end of link. */
 struct marks {
-  double start, split, compile, link;
+  double start, split, first, compile, link;
 };
 
 void report_write(const char *path, const struct manifest *m, const struct marks *t, int jobs);

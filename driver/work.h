@@ -4,13 +4,14 @@
 
 #include "manifest.h"
 #include "opts.h"
+#include "report.h"
 
 void work_init(const struct opts *o);
 const char *work_dir(void);
 char *work_path(const char *name);
 void work_set_tmpout(const char *path);
 void work_cleanup(void);
-int work_compile(struct manifest *m, const struct opts *o);
+int work_build(struct manifest *m, const struct opts *o, struct marks *t, int compile);
 int work_by_cost(const void *a, const void *b);
 
 #endif

@@ -101,7 +101,8 @@ struct ShardPlanPrinterPass : llvm::PassInfoMixin<ShardPlanPrinterPass> {
   static bool isRequired() { return true; }
 };
 
-/// How much shard-split may copy into a shard besides its own definitions.
+/// How much shard-split may copy into a shard besides its own definitions, and how it
+/// writes the shards.
 struct SplitLimits {
   unsigned ImportCost = 125; // import functions up to this cost (twice with inlinehint)
   unsigned DupCost = 60;     // copy local functions called only directly up to this cost
@@ -109,7 +110,10 @@ struct SplitLimits {
   unsigned TinyCost = 30;    // copy or import definitions up to this cost at any depth
   uint64_t ConstBytes = 4096; // copy or import constants up to this size
   unsigned Parts = 1, Part = 0; // write only this part's share of the shards (writerOf)
+  int NotifyFD = -1;      // write "manifest" or the shard number, a line each, to this fd
+  bool QuickExit = false; // end opt after the last file: no teardown, no final verifier
 };
+
 
 /// shard-split<dir=PATH;...>: writes one module per shard and a manifest into PATH.
 struct ShardSplitPass : llvm::PassInfoMixin<ShardSplitPass> {

@@ -27,6 +27,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Errno.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MD5.h"
@@ -36,6 +37,9 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <cstdlib>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -712,6 +716,102 @@ void writeFile(const std::string &Path, function_ref<void(raw_ostream &)> Write)
     fail("cannot write '" + Path + "': " + OS.error().message());
 }
 
+/// Writes shard S's module (the definitions Here places in it) to DIR/shard.S.bc.
+void writeShard(const Module &M, const Plan &P, const Layout &L, unsigned S,
+                const std::vector<uint8_t> &Here, const std::string &Dir) {
+  auto Holds = [&](const GlobalValue *GV) {
+    auto It = L.Index.find(GV);
+    return It != L.Index.end() && Here[It->second] != NotHere;
+  };
+  auto Owns = [&](const GlobalValue *GV) {
+    auto It = L.Index.find(GV);
+    return It != L.Index.end() && Here[It->second] == Own;
+  };
+  ValueToValueMapTy VMap;
+  std::unique_ptr<Module> Shard =
+      cloneShard(M, [&](const GlobalValue &GV) { return Holds(&GV); }, VMap);
+  for (uint32_t I = 0; I < L.Defs.size(); ++I)
+    if (Here[I] == Import) {
+      auto *GV = cast<GlobalValue>(VMap[L.Defs[I]]);
+      GV->setLinkage(GlobalValue::AvailableExternallyLinkage);
+      if (auto *GO = dyn_cast<GlobalObject>(GV))
+        GO->setComdat(nullptr);
+    }
+  bool IsAsmShard = S == P.AsmShard;
+  if (IsAsmShard)
+    Shard->setModuleInlineAsm(M.getModuleInlineAsm());
+
+  // Entries of ctors/dtors run once: in the owner of the function, or in every copy of a
+  // comdat-keyed entry (the linker keeps one group). Entries naming something defined
+  // nowhere stay in the asm shard. Entries are judged on the source module's values, so
+  // unnamed functions are handled too.
+  auto Orig = [](const Constant *C) { return dyn_cast<GlobalValue>(C->stripPointerCasts()); };
+  auto KeepStructor = [&](const Constant *E) {
+    auto *CS = dyn_cast<ConstantStruct>(E);
+    const GlobalValue *Fn = CS && CS->getNumOperands() > 1 ? Orig(CS->getOperand(1)) : nullptr;
+    const GlobalValue *Key = CS && CS->getNumOperands() > 2 ? Orig(CS->getOperand(2)) : nullptr;
+    if (!Fn || Fn->isDeclaration())
+      return IsAsmShard;
+    if (Owns(Fn))
+      return true;
+    return Holds(Fn) && Key && Key->hasComdat() && Holds(Key);
+  };
+  auto KeepUsed = [&](const Constant *E) {
+    const GlobalValue *Src = Orig(E);
+    if (!Src || Src->isDeclaration())
+      return IsAsmShard;
+    return Holds(Src);
+  };
+  cloneArray(*Shard, M, "llvm.global_ctors", KeepStructor, VMap);
+  cloneArray(*Shard, M, "llvm.global_dtors", KeepStructor, VMap);
+  cloneArray(*Shard, M, "llvm.used", KeepUsed, VMap);
+  cloneArray(*Shard, M, "llvm.compiler.used", KeepUsed, VMap);
+  cloneNamedMetadata(*Shard, M, VMap);
+  sortLikeSource(*Shard, M, VMap);
+  stripShardMetadata(*Shard);
+  pruneDebugGlobals(*Shard, M, VMap, IsAsmShard);
+
+  writeFile(Dir + "/shard." + std::to_string(S) + ".bc",
+            [&](raw_ostream &OS) { WriteBitcodeToFile(*Shard, OS); });
+}
+
+/// Writes DIR/manifest: the target, the relocation model, each shard's predicted work
+/// and function count, and the promoted names (docs/contract.md).
+void writeManifest(const Module &M, const std::string &Dir, ArrayRef<uint64_t> Work,
+                   ArrayRef<unsigned> Functions, ArrayRef<Promotion> Promoted) {
+  auto [CPU, Features] = moduleTarget(M);
+  writeFile(Dir + "/manifest", [&](raw_ostream &OS) {
+    OS << "shard-manifest 1\n";
+    OS << "shards " << Work.size() << "\n";
+    if (std::string T = Triple(M.getTargetTriple()).str(); !T.empty())
+      OS << "triple " << T << "\n";
+    OS << "reloc "
+       << (M.getPICLevel() == PICLevel::NotPIC ? "static"
+           : M.getPIELevel() != PIELevel::Default ? "pie"
+                                                   : "pic")
+       << "\n";
+    if (!CPU.empty())
+      OS << "cpu " << CPU << "\n";
+    if (!Features.empty())
+      OS << "features " << Features << "\n";
+    for (unsigned S = 0; S < Work.size(); ++S)
+      OS << "shard " << S << " cost " << Work[S] << " functions " << Functions[S] << "\n";
+    for (const Promotion &Pr : Promoted)
+      OS << "promoted " << Pr.NewName << " " << Pr.OldName << "\n";
+  });
+}
+
+/// Tells the driver on file descriptor FD (notify=FD; -1: nobody) that a file is complete:
+/// one line, "manifest" or a shard number, written at once (shorter than PIPE_BUF).
+void notify(int FD, const std::string &What) {
+  if (FD < 0)
+    return;
+  std::string Line = What + "\n";
+  if (::write(FD, Line.data(), Line.size()) != (ssize_t)Line.size())
+    fail("cannot notify the driver on file descriptor " + std::to_string(FD) + ": " +
+         sys::StrError());
+}
+
 } // namespace
 
 PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
@@ -732,100 +832,38 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
 
   std::vector<unsigned> Functions(P->NumShards, 0);
   std::vector<uint64_t> Work(P->NumShards, 0); // predicted cost with copies and imports
-  for (unsigned S = 0; S < P->NumShards; ++S) {
-    const std::vector<uint8_t> &Here = Placed[S];
-    auto Holds = [&](const GlobalValue *GV) {
-      auto It = L.Index.find(GV);
-      return It != L.Index.end() && Here[It->second] != NotHere;
-    };
-    auto Owns = [&](const GlobalValue *GV) {
-      auto It = L.Index.find(GV);
-      return It != L.Index.end() && Here[It->second] == Own;
-    };
+  for (unsigned S = 0; S < P->NumShards; ++S)
     for (uint32_t I = 0; I < L.Defs.size(); ++I) {
-      Functions[S] += Here[I] == Own && isa<Function>(L.Defs[I]);
+      Functions[S] += Placed[S][I] == Own && isa<Function>(L.Defs[I]);
       // An import is simplified and inlined but never compiled to code: half a copy.
-      if (Here[I] != NotHere)
-        Work[S] += getGlobalCost(*L.Defs[I]) / (Here[I] == Import ? 2 : 1);
+      if (Placed[S][I] != NotHere)
+        Work[S] += getGlobalCost(*L.Defs[I]) / (Placed[S][I] == Import ? 2 : 1);
     }
-    // With parts=P, P processes split one module in parallel, each having made the
-    // same plan and decisions, and this one writes its share of the shards.
-    if (writerOf(S, Limits.Parts) != Limits.Part)
-      continue;
 
-    ValueToValueMapTy VMap;
-    std::unique_ptr<Module> Shard = cloneShard(M, [&](const GlobalValue &GV) { return Holds(&GV); },
-                                               VMap);
-    for (uint32_t I = 0; I < L.Defs.size(); ++I)
-      if (Here[I] == Import) {
-        auto *GV = cast<GlobalValue>(VMap[L.Defs[I]]);
-        GV->setLinkage(GlobalValue::AvailableExternallyLinkage);
-        if (auto *GO = dyn_cast<GlobalObject>(GV))
-          GO->setComdat(nullptr);
-      }
-    bool IsAsmShard = S == P->AsmShard;
-    if (IsAsmShard)
-      Shard->setModuleInlineAsm(M.getModuleInlineAsm());
-
-    // Entries of ctors/dtors run once: in the owner of the function, or in every
-    // copy of a comdat-keyed entry (the linker keeps one group). Entries naming
-    // something defined nowhere stay in the asm shard. Entries are judged on the
-    // source module's values, so unnamed functions are handled too.
-    auto Orig = [](const Constant *C) {
-      return dyn_cast<GlobalValue>(C->stripPointerCasts());
-    };
-    auto KeepStructor = [&](const Constant *E) {
-      auto *CS = dyn_cast<ConstantStruct>(E);
-      const GlobalValue *Fn = CS && CS->getNumOperands() > 1 ? Orig(CS->getOperand(1)) : nullptr;
-      const GlobalValue *Key = CS && CS->getNumOperands() > 2 ? Orig(CS->getOperand(2)) : nullptr;
-      if (!Fn || Fn->isDeclaration())
-        return IsAsmShard;
-      if (Owns(Fn))
-        return true;
-      return Holds(Fn) && Key && Key->hasComdat() && Holds(Key);
-    };
-    auto KeepUsed = [&](const Constant *E) {
-      const GlobalValue *Src = Orig(E);
-      if (!Src || Src->isDeclaration())
-        return IsAsmShard;
-      return Holds(Src);
-    };
-    cloneArray(*Shard, M, "llvm.global_ctors", KeepStructor, VMap);
-    cloneArray(*Shard, M, "llvm.global_dtors", KeepStructor, VMap);
-    cloneArray(*Shard, M, "llvm.used", KeepUsed, VMap);
-    cloneArray(*Shard, M, "llvm.compiler.used", KeepUsed, VMap);
-    cloneNamedMetadata(*Shard, M, VMap);
-    sortLikeSource(*Shard, M, VMap);
-    stripShardMetadata(*Shard);
-    pruneDebugGlobals(*Shard, M, VMap, IsAsmShard);
-
-    writeFile(Dir + "/shard." + std::to_string(S) + ".bc",
-              [&](raw_ostream &OS) { WriteBitcodeToFile(*Shard, OS); });
+  // The manifest first, so that a driver may compile each shard as soon as it is written.
+  if (Limits.Part == 0) {
+    writeManifest(M, Dir, Work, Functions, Promoted);
+    notify(Limits.NotifyFD, "manifest");
   }
-
-  if (Limits.Part != 0) // part 0 writes the manifest
-    return PreservedAnalyses::none();
-  auto [CPU, Features] = moduleTarget(M);
-  writeFile(Dir + "/manifest", [&](raw_ostream &OS) {
-    OS << "shard-manifest 1\n";
-    OS << "shards " << P->NumShards << "\n";
-    if (std::string T = Triple(M.getTargetTriple()).str(); !T.empty())
-      OS << "triple " << T << "\n";
-    OS << "reloc "
-       << (M.getPICLevel() == PICLevel::NotPIC ? "static"
-           : M.getPIELevel() != PIELevel::Default ? "pie"
-                                                   : "pic")
-       << "\n";
-    if (!CPU.empty())
-      OS << "cpu " << CPU << "\n";
-    if (!Features.empty())
-      OS << "features " << Features << "\n";
-    for (unsigned S = 0; S < P->NumShards; ++S)
-      OS << "shard " << S << " cost " << Work[S] << " functions " << Functions[S]
-         << "\n";
-    for (const Promotion &Pr : Promoted)
-      OS << "promoted " << Pr.NewName << " " << Pr.OldName << "\n";
-  });
+  // With parts=P, P processes split one module in parallel, each having made the same
+  // plan and decisions; this one writes its share of the shards, the largest first (the
+  // driver starts the largest jobs first).
+  std::vector<unsigned> Mine;
+  for (unsigned S = 0; S < P->NumShards; ++S)
+    if (writerOf(S, Limits.Parts) == Limits.Part)
+      Mine.push_back(S);
+  llvm::stable_sort(Mine, [&](unsigned A, unsigned B) { return Work[A] > Work[B]; });
+  for (unsigned S : Mine) {
+    writeShard(M, *P, L, S, Placed[S], Dir);
+    notify(Limits.NotifyFD, std::to_string(S));
+  }
+  if (Limits.QuickExit) {
+    // The driver's own process ends here: the module is not freed and the rest of the
+    // pipeline (opt's verification of a module nobody writes) does not run.
+    outs().flush();
+    errs().flush();
+    std::_Exit(0);
+  }
   return PreservedAnalyses::none();
 }
 
@@ -844,6 +882,10 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";const-bytes=" << Limits.ConstBytes;
   if (Limits.Parts != D.Parts)
     OS << ";parts=" << Limits.Parts << ";part=" << Limits.Part;
+  if (Limits.NotifyFD != D.NotifyFD)
+    OS << ";notify=" << Limits.NotifyFD;
+  if (Limits.QuickExit)
+    OS << ";quick-exit";
   OS << ">";
 }
 
