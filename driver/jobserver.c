@@ -3,7 +3,7 @@
    make 4.4 and ninja 1.13 --jobserver-auth=fifo:PATH. Every client holds one implicit slot;
    each byte it reads from the jobserver is one more slot, and goes back (the same byte) as
    soon as it is not needed, or at exit (main's atexit cleanup). The token list is touched
-   only outside signal handlers: SIGINT/SIGTERM end in exit(), which runs the cleanup. */
+   only outside signal handlers: SIGINT, SIGTERM, SIGHUP and SIGQUIT end in exit(), which runs the cleanup. */
 #define _XOPEN_SOURCE 700
 #include "jobserver.h"
 #include "util.h"

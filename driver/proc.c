@@ -18,12 +18,12 @@
 
 extern char **environ;
 
-/* Running children. Changed only while SIGINT/SIGTERM are blocked, read by the handler. */
+/* Running children. Changed only while the stop signals are blocked, read by the handler. */
 static pid_t *kids;
 static int nkids, capkids;
 static volatile sig_atomic_t got_sig;
 static int verbose;
-/* Self-pipe (proc_wait_fds): a byte is written on SIGCHLD, SIGINT and SIGTERM. */
+/* Self-pipe (proc_wait_fds): a byte is written on SIGCHLD and the stop signals. */
 static int wake[2] = {-1, -1};
 
 /* Makes proc_wait_fds' poll() return (async-signal-safe). */
@@ -41,7 +41,7 @@ static void on_child(int sig) {
   errno = e;
 }
 
-/* SIGINT/SIGTERM handler: remembers the signal and stops every running child. */
+/* Stop signal handler: remembers the signal and stops every running child. */
 static void on_signal(int sig) {
   int e = errno;
   if (!got_sig)
@@ -53,12 +53,22 @@ static void on_signal(int sig) {
   errno = e;
 }
 
-/* Blocks (ON=1) or unblocks (ON=0) SIGINT and SIGTERM. */
+/* The signals that stop a run (^C, ^\ and hang-up at a terminal; kill): each ends in the
+   cleanup and exit status 128 + the signal. */
+static const int stop_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+#define NSTOP (int)(sizeof stop_sigs / sizeof *stop_sigs)
+
+/* Adds the stop signals to S. */
+static void add_stop_sigs(sigset_t *s) {
+  for (int i = 0; i < NSTOP; i++)
+    sigaddset(s, stop_sigs[i]);
+}
+
+/* Blocks (ON=1) or unblocks (ON=0) the stop signals. */
 void proc_block(int on) {
   sigset_t s;
   sigemptyset(&s);
-  sigaddset(&s, SIGINT);
-  sigaddset(&s, SIGTERM);
+  add_stop_sigs(&s);
   sigprocmask(on ? SIG_BLOCK : SIG_UNBLOCK, &s, NULL);
 }
 
@@ -91,16 +101,21 @@ void proc_kill_all(void) {
   }
 }
 
-/* Exits 128+signal (after cleanup) if SIGINT/SIGTERM arrived. */
+/* Exits 128+signal (after cleanup) if a stop signal arrived. */
 void proc_interrupt_point(void) {
   int sig = got_sig;
   if (!sig)
     return;
-  fprintf(stderr, "shard: error: interrupted by %s\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+  static const char *names[] = {"SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"};
+  const char *name = "a signal";
+  for (int i = 0; i < NSTOP; i++)
+    if (stop_sigs[i] == sig)
+      name = names[i];
+  fprintf(stderr, "shard: error: interrupted by %s\n", name);
   exit(128 + sig);
 }
 
-/* Installs the SIGINT/SIGTERM handlers and ignores SIGPIPE (children get defaults) and
+/* Installs the stop signal handlers and ignores SIGPIPE (children get defaults) and
    SIGXFSZ (children inherit that). */
 void proc_init(int v) {
   struct sigaction sa;
@@ -108,10 +123,9 @@ void proc_init(int v) {
   sa.sa_handler = on_signal;
   sa.sa_flags = SA_RESTART; /* waits still end: the handler stops every child */
   sigemptyset(&sa.sa_mask);
-  sigaddset(&sa.sa_mask, SIGINT);
-  sigaddset(&sa.sa_mask, SIGTERM);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
+  add_stop_sigs(&sa.sa_mask);
+  for (int i = 0; i < NSTOP; i++)
+    sigaction(stop_sigs[i], &sa, NULL);
   signal(SIGPIPE, SIG_IGN);
   /* A write past RLIMIT_FSIZE (ulimit -f) then fails with EFBIG and is reported, here and in
      the tools (they inherit it: "cannot write 'F': File too large"), instead of killing the
@@ -142,8 +156,7 @@ pid_t proc_spawn_fd(char *const argv[], const char *log, int fd) {
     posix_spawn_file_actions_adddup2(&fa, fd, 3);
   sigemptyset(&none);
   sigemptyset(&dfl);
-  sigaddset(&dfl, SIGINT);
-  sigaddset(&dfl, SIGTERM);
+  add_stop_sigs(&dfl);
   sigaddset(&dfl, SIGPIPE);
   posix_spawnattr_init(&at);
   posix_spawnattr_setsigmask(&at, &none);
@@ -180,7 +193,7 @@ pid_t proc_spawn(char *const argv[], const char *log) {
   return proc_spawn_fd(argv, log, -1);
 }
 
-/* Waits for any child to end; returns its pid and wait status. Exits on SIGINT/SIGTERM. */
+/* Waits for any child to end; returns its pid and wait status. Exits on a stop signal. */
 pid_t proc_wait(int *status) {
   for (;;) {
     proc_interrupt_point();
@@ -219,7 +232,7 @@ static void wake_init(void) {
 
 /* Waits until a child ends or one of the N descriptors FDS (those >= 0) is readable, without
    busy-waiting: returns the child's pid (reaped, wait status in *STATUS), or 0 when an FD is
-   readable (or reports hang-up or an error) first. Exits on SIGINT/SIGTERM, like proc_wait. */
+   readable (or reports hang-up or an error) first. Exits on a stop signal, like proc_wait. */
 pid_t proc_wait_fds(const int *fds, int n, int *status) {
   wake_init();
   for (;;) {
