@@ -4,7 +4,8 @@
 # shard's own schedule (largest predicted cost first onto the next free worker) plus the
 # other phases, and the speedup over serial `clang -O2 -c` measured in the same run.
 # Phase 1 at P workers runs in parts(P) processes (1 below 4 workers, else min(P/2, 8), as
-# driver/main.c does for inputs up to 8 MiB). Each parses and partitions the whole module
+# driver/cmd.c does); the model starts phase 2 after it, although the driver starts each shard's
+# job as soon as the shard is written (so the model is conservative). Each parses and partitions the whole module
 # (measured alone, with and without the verifier); from 4 parts on, part 0 verifies and
 # writes the manifest while the other parts write the shards (shard-split's writerOf).
 #   bench/scaling.sh [INPUT.bc] [SHARDS] [BUILD_DIR]   (default: sqlite3 IR, 64, build)

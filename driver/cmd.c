@@ -7,19 +7,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* How many opt processes split the module. Each holds the whole module and makes the same
-   plan, then writes every P-th shard. One process for small inputs on small machines (the
-   memory of one module copy matters more there than a second of splitting); two for inputs
-   over 8 MiB, where phase 1 takes seconds; with 4 or more job slots, half of them, up to 8,
-   where phase 1 would otherwise bound the speed-up (part 0 then verifies the input and writes
-   the manifest while the others write the shards). */
+   plan, then writes every P-th shard. One process below 4 job slots: the compile jobs start
+   as shards are written (work_build), so the other slot is busy anyway, and a second process
+   would only parse and plan the module again, in a second copy of it. With 4 or more slots,
+   half of them, up to 8, where one writer would starve the jobs (part 0 then verifies the
+   input and writes the manifest while the others write the shards). */
 int cmd_split_parts(const struct opts *o) {
-  struct stat st;
-  int big = stat(o->input, &st) == 0 && st.st_size > (8 << 20);
   if (o->jobs < 4)
-    return big && o->jobs >= 2 ? 2 : 1;
+    return 1;
   return o->jobs / 2 < 8 ? o->jobs / 2 : 8;
 }
 

@@ -3,7 +3,10 @@
 ; chain t1 -> t2 -> t3 -> t4) are copied at any depth, and the input's own
 ; available_externally definitions (C++ extern templates, here @ae -> @ae2) go to every
 ; shard that refers to them, whatever their cost: the serial build has them all for its
-; inliner. tiny-cost=0 stops the chain at the copy depth (import-depth + 1 = 2);
+; inliner. A tiny definition adds no depth: @a imports the wrapper @w (cost 5) and, at the
+; same depth 1, what it calls, @m (cost 80, not tiny), as the serial inliner sees @m in @a
+; once @w is inlined. tiny-cost=0 stops the chain at the copy depth (import-depth + 1 = 2)
+; and @m past the import depth;
 ; import-cost=0 (no imports) leaves other shards' available_externally definitions out.
 ; The plan puts @a and @ae in shard 0, the rest in shard 1 (the chain follows @b, which
 ; calls @t1 twice).
@@ -17,6 +20,8 @@
 ; RUN: %opt-shard -passes='shard-split<dir=%t;tiny-cost=12>' -print-pipeline-passes -disable-output %s | FileCheck %s --check-prefix=PIPE
 
 ; DEFAULT: define void @a()
+; DEFAULT: define available_externally i32 @w(i32 %x)
+; DEFAULT: define available_externally i32 @m(i32 %x)
 ; DEFAULT: define linkonce_odr void @t1() comdat
 ; DEFAULT: define linkonce_odr void @t2() comdat
 ; DEFAULT: define linkonce_odr void @t3() comdat
@@ -24,6 +29,8 @@
 ; DEFAULT: define available_externally void @ae()
 ; DEFAULT: define available_externally void @ae2()
 
+; TINY0: define available_externally i32 @w(i32 %x)
+; TINY0: declare i32 @m(i32)
 ; TINY0: define linkonce_odr void @t2() comdat
 ; TINY0: declare void @t3()
 ; TINY0-NOT: @t4
@@ -40,15 +47,26 @@ $t2 = comdat any
 $t3 = comdat any
 $t4 = comdat any
 define void @a() !shard.cost !{i64 1000} {
+  %r = call i32 @w(i32 1)
   call void @t1()
   call void @ae()
   ret void
 }
 define void @b() !shard.cost !{i64 1000} {
+  %r = call i32 @w(i32 2)
+  %s = call i32 @w(i32 3)
   call void @t1()
   call void @t1()
   call void @ae()
   ret void
+}
+define i32 @w(i32 %x) !shard.cost !{i64 5} {
+  %r = call i32 @m(i32 %x)
+  ret i32 %r
+}
+define i32 @m(i32 %x) !shard.cost !{i64 80} {
+  %r = add i32 %x, 1
+  ret i32 %r
 }
 define linkonce_odr void @t1() comdat !shard.cost !{i64 5} {
   call void @t2()
