@@ -108,7 +108,7 @@ struct SplitLimits {
   unsigned DupCost = 60;     // copy local functions called only directly up to this cost
   unsigned Depth = 1;        // import what imports refer to, this many levels deep
   unsigned TinyCost = 30;    // copy or import definitions up to this cost at any depth,
-                             // and count no depth for them (wrappers)
+                             // and count no depth for such functions (wrappers)
   uint64_t ConstBytes = 4096; // copy or import constants up to this size
   unsigned Parts = 1, Part = 0; // write only this part's share of the shards (writerOf)
   int NotifyFD = -1;      // write "manifest" or the shard number, a line each, to this fd

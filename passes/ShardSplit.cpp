@@ -259,7 +259,7 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim,
 /// definitions (cost up to Lim.TinyCost: the accessors and wrappers C++ libraries
 /// nest many levels deep) and the input's own available_externally definitions (C++
 /// extern templates such as std::string's members, which the serial build has every
-/// one of) are followed at any depth, and a tiny definition adds no depth: what a
+/// one of) are followed at any depth, and a tiny function adds no depth: what a
 /// wrapper refers to is copied or imported as if its caller referred to it.
 void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S,
                 std::vector<uint8_t> &Placed) {
@@ -280,11 +280,12 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S,
   for (unsigned D = 0; D < Level.size(); ++D) {
     for (size_t K = 0; K < Level[D].size(); ++K) { // grows while we walk it
       uint32_t I = Level[D][K];
-      // A tiny definition adds no depth: what a wrapper calls is as deep as the wrapper,
-      // as the serial inliner sees it once the wrapper is inlined.
+      // A tiny function adds no depth: what a wrapper calls is as deep as the wrapper,
+      // as the serial inliner sees it once the wrapper is inlined. (Not so for a constant:
+      // the functions a vtable names are seldom inlined.)
       auto Next = [&](uint32_t R, Place P) {
         Placed[R] = P;
-        unsigned To = Tiny(R) ? D : D + 1;
+        unsigned To = isa<Function>(L.Defs[R]) && Tiny(R) ? D : D + 1;
         if (Level.size() <= To)
           Level.emplace_back();
         Level[To].push_back(R);
