@@ -61,6 +61,7 @@ struct Layout {
   std::vector<std::vector<uint32_t>> UnitMembers;  // definitions per copy unit
   std::vector<uint64_t> UnitCost;                  // cost per copy unit
   std::vector<std::vector<uint32_t>> Refs;         // definitions each one refers to
+  std::vector<std::vector<uint32_t>> Calls;        // functions each one calls directly
   std::vector<uint8_t> Dup;    // a small local a shard may copy privately
   std::vector<uint8_t> Import; // a definition a shard may import as available_externally
 };
@@ -81,6 +82,22 @@ void collectDefRefs(const GlobalValue &GV, const Layout &L, std::vector<uint32_t
     if (It != L.Index.end() && &R != &GV)
       Out.push_back(It->second);
   });
+  llvm::sort(Out);
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+}
+
+/// The defined functions a definition calls directly, each once.
+void collectCallees(const GlobalValue &GV, const Layout &L, std::vector<uint32_t> &Out) {
+  const auto *F = dyn_cast<Function>(&GV);
+  if (!F)
+    return;
+  for (const BasicBlock &BB : *F)
+    for (const Instruction &I : BB)
+      if (const auto *CB = dyn_cast<CallBase>(&I)) {
+        auto It = L.Index.find(dyn_cast<GlobalValue>(CB->getCalledOperand()->stripPointerCasts()));
+        if (It != L.Index.end())
+          Out.push_back(It->second);
+      }
   llvm::sort(Out);
   Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
 }
@@ -238,8 +255,11 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim,
     if (L.Unit[I] >= 0 && (!Copyable[L.Unit[I]] || L.UnitCost[L.Unit[I]] > Lim.DupCost))
       L.Unit[I] = -1;
   L.Refs.resize(L.Defs.size());
-  for (uint32_t I = 0; I < L.Defs.size(); ++I)
+  L.Calls.resize(L.Defs.size());
+  for (uint32_t I = 0; I < L.Defs.size(); ++I) {
     collectDefRefs(*L.Defs[I], L, L.Refs[I]);
+    collectCallees(*L.Defs[I], L, L.Calls[I]);
+  }
   L.Dup.resize(L.Defs.size());
   L.Import.resize(L.Defs.size());
   for (uint32_t I = 0; I < L.Defs.size(); ++I) {
@@ -301,8 +321,11 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S,
         } else if (L.Dup[R]) {
           Placed[R] = Dup;
           Level[D].push_back(R);
-        } else if ((Lim.ImportCost && L.Defs[R]->hasAvailableExternallyLinkage()) ||
-                   (L.Import[R] && (D < Lim.Depth || Tiny(R)))) {
+        } else if (((Lim.ImportCost && L.Defs[R]->hasAvailableExternallyLinkage()) ||
+                    (L.Import[R] && (D < Lim.Depth || Tiny(R)))) &&
+                   (!isa<Function>(L.Defs[R]) || llvm::binary_search(L.Calls[I], R))) {
+          // A function whose address is only taken here (a callback, a table entry)
+          // is not inlined: its import would be optimised for nothing.
           Next(R, Import);
         }
       }

@@ -6,7 +6,8 @@
 ; inliner. A tiny definition adds no depth: @a imports the wrapper @w (cost 5) and, at the
 ; same depth 1, what it calls, @m (cost 80, not tiny), as the serial inliner sees @m in @a
 ; once @w is inlined. A constant adds depth: @a imports the table @vt but only declares the
-; function it names, @vf (cost 80), as a vtable's functions are seldom inlined. tiny-cost=0 stops the chain at the copy depth (import-depth + 1 = 2)
+; function it names, @vf (cost 80), as a vtable's functions are seldom inlined; likewise a
+; function whose address @a only passes on, @cb (a callback), is declared, not imported. tiny-cost=0 stops the chain at the copy depth (import-depth + 1 = 2)
 ; and @m past the import depth;
 ; import-cost=0 (no imports) leaves other shards' available_externally definitions out.
 ; The plan puts @a and @ae in shard 0, the rest in shard 1 (the chain follows @b, which
@@ -22,6 +23,7 @@
 
 ; DEFAULT: define void @a()
 ; DEFAULT: define available_externally i32 @w(i32 %x)
+; DEFAULT: declare i32 @cb(i32)
 ; DEFAULT: declare i32 @vf(i32)
 ; DEFAULT: define available_externally i32 @m(i32 %x)
 ; DEFAULT: define linkonce_odr void @t1() comdat
@@ -49,7 +51,9 @@ $t2 = comdat any
 $t3 = comdat any
 $t4 = comdat any
 @vt = constant [1 x ptr] [ptr @vf]
+declare void @register(ptr)
 define void @a() !shard.cost !{i64 1000} {
+  call void @register(ptr @cb)
   %v = load ptr, ptr @vt
   %u = call i32 %v(i32 0)
   %r = call i32 @w(i32 1)
@@ -58,6 +62,8 @@ define void @a() !shard.cost !{i64 1000} {
   ret void
 }
 define void @b() !shard.cost !{i64 1000} {
+  %c = call i32 @cb(i32 1)
+  %c2 = call i32 @cb(i32 2)
   %v = load ptr, ptr @vt
   %u = call i32 %v(i32 0)
   %v2 = load ptr, ptr @vt
@@ -72,6 +78,9 @@ define void @b() !shard.cost !{i64 1000} {
 define i32 @w(i32 %x) !shard.cost !{i64 5} {
   %r = call i32 @m(i32 %x)
   ret i32 %r
+}
+define i32 @cb(i32 %x) !shard.cost !{i64 20} {
+  ret i32 %x
 }
 define i32 @vf(i32 %x) !shard.cost !{i64 80} {
   ret i32 %x
