@@ -310,11 +310,16 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S,
           Level.emplace_back();
         Level[To].push_back(R);
       };
+      // A function whose address is only taken here (a callback, a table entry) is not
+      // inlined: a copy or an import of it would be compiled for nothing.
+      auto Called = [&](uint32_t R) {
+        return !isa<Function>(L.Defs[R]) || llvm::binary_search(L.Calls[I], R);
+      };
       for (uint32_t R : L.Refs[I]) {
         if (Placed[R] != NotHere)
           continue;
         if (L.Unit[R] >= 0) {
-          if (D < CopyDepth || Tiny(R))
+          if ((D < CopyDepth || Tiny(R)) && Called(R))
             for (uint32_t Member : L.UnitMembers[L.Unit[R]])
               if (Placed[Member] == NotHere)
                 Next(Member, Copy);
@@ -323,9 +328,7 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S,
           Level[D].push_back(R);
         } else if (((Lim.ImportCost && L.Defs[R]->hasAvailableExternallyLinkage()) ||
                     (L.Import[R] && (D < Lim.Depth || Tiny(R)))) &&
-                   (!isa<Function>(L.Defs[R]) || llvm::binary_search(L.Calls[I], R))) {
-          // A function whose address is only taken here (a callback, a table entry)
-          // is not inlined: its import would be optimised for nothing.
+                   Called(R)) {
           Next(R, Import);
         }
       }
