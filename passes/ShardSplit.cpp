@@ -284,9 +284,8 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim,
 void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S,
                 std::vector<uint8_t> &Placed) {
   Placed.assign(L.Defs.size(), NotHere);
-  // Discardable groups reach one level deeper than imports (copied, then imported at
-  // the last level): past that, their owner keeps them alive (keepAlive) and a
-  // declaration does.
+  // Discardable groups reach one level deeper than imports: past that, their owner
+  // keeps them alive (keepAlive) and a declaration does.
   const unsigned CopyDepth = Lim.Depth + 1;
   std::vector<std::vector<uint32_t>> Level(1);
   for (uint32_t I = 0; I < L.Defs.size(); ++I)
@@ -320,14 +319,14 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S,
         if (Placed[R] != NotHere)
           continue;
         if (L.Unit[R] >= 0) {
-          // At the last level, a group of global functions is imported, not copied: the
+          // A group of global functions that are not tiny is imported, not copied: the
           // shard inlines it just as well, and compiles no copy of what it leaves called
           // (the owner keeps that one).
           const std::vector<uint32_t> &Members = L.UnitMembers[L.Unit[R]];
-          bool Imp = D + 1 == CopyDepth && !Tiny(R) && Lim.ImportCost &&
-                     llvm::all_of(Members, [&](uint32_t M) {
-                       return isa<Function>(L.Defs[M]) && !L.Defs[M]->hasLocalLinkage();
-                     });
+          bool Imp = !Tiny(R) && Lim.ImportCost && llvm::all_of(Members, [&](uint32_t M) {
+            const auto *F = dyn_cast<Function>(L.Defs[M]);
+            return F && !F->hasLocalLinkage() && copyableBody(*F);
+          });
           if ((D < CopyDepth || Tiny(R)) && Called(R))
             for (uint32_t Member : Members)
               if (Placed[Member] == NotHere)

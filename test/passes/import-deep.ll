@@ -8,8 +8,8 @@
 ; once @w is inlined. A constant adds depth: @a imports the table @vt but only declares the
 ; function it names, @vf (cost 80), as a vtable's functions are seldom inlined; likewise a
 ; function whose address @a only passes on, @cb (a callback), is declared, not imported.
-; tiny-cost=0 stops the chain at the copy depth (import-depth + 1 = 2), where the last group
-; is imported rather than copied (@t2: the shard compiles no copy of it),
+; tiny-cost=0 stops the chain at the copy depth (import-depth + 1 = 2); groups that are not
+; tiny are imported rather than copied (@t1, @t2: the shard compiles no copy of them),
 ; and @m past the import depth;
 ; import-cost=0 (no imports) leaves other shards' available_externally definitions out.
 ; The plan puts @a and @ae in shard 0, the rest in shard 1 (the chain follows @b, which
@@ -37,7 +37,7 @@
 
 ; TINY0: define available_externally i32 @w(i32 %x)
 ; TINY0: declare i32 @m(i32)
-; TINY0: define linkonce_odr void @t1() comdat
+; TINY0: define available_externally void @t1()
 ; TINY0: define available_externally void @t2()
 ; TINY0-NOT: comdat
 ; TINY0: declare void @t3()
