@@ -81,6 +81,14 @@ void *xmalloc(size_t n) {
   return p;
 }
 
+/* calloc (N zeroed elements of SIZE bytes) that dies when memory runs out. */
+void *xcalloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p)
+    die("out of memory");
+  return p;
+}
+
 /* realloc that dies when memory runs out. */
 void *xrealloc(void *p, size_t n) {
   p = realloc(p, n ? n : 1);

@@ -19,6 +19,7 @@ PRINTF(2, 3) noreturn void die_log(const char *log, const char *fmt, ...);
 PRINTF(1, 2) void note(const char *fmt, ...);
 void print_file(const char *path);
 void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 PRINTF(1, 2) char *fmt(const char *fmt, ...);

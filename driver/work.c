@@ -182,6 +182,11 @@ struct split {
   size_t len;
 };
 
+/* The log of phase 1's part I: split.log for part 0 (the one -v prints), split.I.log else. */
+static char *split_log(int i) {
+  return i ? fmt("%s/split.%d.log", dir, i) : fmt("%s/split.log", dir);
+}
+
 /* Starts phase 1: opt with the plugin annotates, partitions and splits INPUT into the work
    dir, in cmd_split_parts() processes (under a jobserver, no more than the tokens free now
    and the implicit slot: the shards are the same bytes whatever the number of parts). */
@@ -203,7 +208,7 @@ static void split_start(struct split *sp, const struct opts *o) {
   for (int i = 0; i < parts; i++) {
     struct argv a = {0};
     cmd_split(&a, o, dir, parts, i, 1);
-    char *log = i ? fmt("%s/split.%d.log", dir, i) : fmt("%s/split.log", dir);
+    char *log = split_log(i);
     sp->pids[i] = proc_spawn_fd(a.v, log, p[1]);
     av_free(&a);
     free(log);
@@ -213,8 +218,7 @@ static void split_start(struct split *sp, const struct opts *o) {
 
 /* Dies with the log of the lowest failing part (part 0's when all failed alike). */
 static void split_fail(const struct split *sp, const struct opts *o) {
-  char *log = sp->failed ? fmt("%s/split.%d.log", dir, sp->failed) : fmt("%s/split.log", dir);
-  die_log(log, "opt failed to split '%s': %s", o->input, proc_status(sp->st));
+  die_log(split_log(sp->failed), "opt failed to split '%s': %s", o->input, proc_status(sp->st));
 }
 
 /* Phases 1 and 2 together: what the plugin writes and the jobs that compile it. */
@@ -268,12 +272,10 @@ static void manifest_written(struct build *b) {
   manifest_check_target(b->m, b->o->input);
   int n = b->m->nshards;
   b->have_manifest = 1;
-  b->seen = calloc(n + 1, 1);
-  b->ready = xmalloc((n + 1) * sizeof *b->ready);
-  b->jobs = calloc(n + 1, sizeof *b->jobs);
-  if (!b->seen || !b->jobs)
-    die("out of memory");
-  b->keys = cache_on() ? xmalloc((n + 1) * sizeof *b->keys) : NULL;
+  b->seen = xcalloc(n, 1);
+  b->ready = xmalloc(n * sizeof *b->ready);
+  b->jobs = xcalloc(n, sizeof *b->jobs);
+  b->keys = cache_on() ? xmalloc(n * sizeof *b->keys) : NULL;
   for (int i = 0; i < b->nearly; i++)
     shard_written(b, b->early[i]);
 }
@@ -341,7 +343,7 @@ static void split_ended(struct build *b, struct marks *t) {
          m->nshards, m->nshards == 1 ? "" : "s", m->npromos, m->npromos == 1 ? "" : "s");
     for (int k = 0; k < m->nshards; k++)
       note("  shard %d: cost %llu, %llu functions", k, m->shards[k].cost, m->shards[k].funcs);
-    char *log = fmt("%s/split.log", dir);
+    char *log = split_log(0);
     print_file(log);
     free(log);
   }
