@@ -60,6 +60,7 @@ struct Layout {
   std::vector<int32_t> Unit;                       // copy unit (comdat) or -1
   std::vector<std::vector<uint32_t>> UnitMembers;  // definitions per copy unit
   std::vector<uint64_t> UnitCost;                  // cost per copy unit
+  std::vector<uint8_t> UnitImported; // a unit other shards import rather than copy
   std::vector<std::vector<uint32_t>> Refs;         // definitions each one refers to
   std::vector<std::vector<uint32_t>> Calls;        // functions each one calls directly
   std::vector<uint8_t> Dup;    // a small local a shard may copy privately
@@ -254,6 +255,18 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim,
   for (uint32_t I = 0; I < L.Defs.size(); ++I)
     if (L.Unit[I] >= 0 && (!Copyable[L.Unit[I]] || L.UnitCost[L.Unit[I]] > Lim.DupCost))
       L.Unit[I] = -1;
+  // A group of global functions that are not tiny is imported, not copied: a shard
+  // inlines it just as well, and compiles no copy of what it leaves called (the owner
+  // keeps that one).
+  L.UnitImported.assign(L.UnitMembers.size(), 0);
+  for (size_t U = 0; U < L.UnitMembers.size(); ++U)
+    L.UnitImported[U] =
+        Copyable[U] && L.UnitCost[U] <= Lim.DupCost && L.UnitCost[U] > Lim.TinyCost &&
+        Lim.ImportCost &&
+        llvm::all_of(L.UnitMembers[U], [&](uint32_t M) {
+          const auto *F = dyn_cast<Function>(L.Defs[M]);
+          return F && !F->hasLocalLinkage() && copyableBody(*F);
+        });
   L.Refs.resize(L.Defs.size());
   L.Calls.resize(L.Defs.size());
   for (uint32_t I = 0; I < L.Defs.size(); ++I) {
@@ -319,18 +332,10 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S,
         if (Placed[R] != NotHere)
           continue;
         if (L.Unit[R] >= 0) {
-          // A group of global functions that are not tiny is imported, not copied: the
-          // shard inlines it just as well, and compiles no copy of what it leaves called
-          // (the owner keeps that one).
-          const std::vector<uint32_t> &Members = L.UnitMembers[L.Unit[R]];
-          bool Imp = !Tiny(R) && Lim.ImportCost && llvm::all_of(Members, [&](uint32_t M) {
-            const auto *F = dyn_cast<Function>(L.Defs[M]);
-            return F && !F->hasLocalLinkage() && copyableBody(*F);
-          });
           if ((D < CopyDepth || Tiny(R)) && Called(R))
-            for (uint32_t Member : Members)
+            for (uint32_t Member : L.UnitMembers[L.Unit[R]])
               if (Placed[Member] == NotHere)
-                Next(Member, Imp ? Import : Copy);
+                Next(Member, L.UnitImported[L.Unit[R]] ? Import : Copy);
         } else if (L.Dup[R]) {
           Placed[R] = Dup;
           Level[D].push_back(R);
