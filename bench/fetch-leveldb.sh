@@ -35,21 +35,9 @@ valid() {
     done
 }
 
-if valid; then
-    [[ $CACHED_ONLY == 1 ]] || log "already present: $DEST"
-    echo "$DEST"
-    exit 0
-fi
-[[ $CACHED_ONLY == 0 ]] || exit 1
-
-command -v tar >/dev/null 2>&1 || die "tar not found"
-
-mkdir -p "$CACHE_DIR"
-TMP=$(mktemp -d "$CACHE_DIR/.fetch.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
 # shellcheck source=bench/npm-pack.sh
 . "$(dirname "${BASH_SOURCE[0]}")/npm-pack.sh"
-npm_pack "$PKG" "$VER" "$CACHE_DIR" "$TMP"
+npm_fetch "$DEST"
 
 log "extracting deps/leveldb/leveldb-1.20 and deps/snappy"
 tar -xzf "$TGZ" -C "$TMP" package/deps/leveldb/leveldb-1.20 package/deps/snappy ||

@@ -35,21 +35,9 @@ valid() {
     tail -c 200 "$SQLITE_C" | grep -q 'End of sqlite3\.c' || return 1
 }
 
-if valid; then
-    [[ $CACHED_ONLY == 1 ]] || log "already present: $SQLITE_C"
-    echo "$SQLITE_C"
-    exit 0
-fi
-[[ $CACHED_ONLY == 0 ]] || exit 1
-
-command -v tar >/dev/null 2>&1 || die "tar not found"
-
-mkdir -p "$CACHE_DIR"
-TMP=$(mktemp -d "$CACHE_DIR/.fetch.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
 # shellcheck source=bench/npm-pack.sh
 . "$(dirname "${BASH_SOURCE[0]}")/npm-pack.sh"
-npm_pack "$PKG" "$VER" "$CACHE_DIR" "$TMP"
+npm_fetch "$SQLITE_C"
 
 log "extracting deps/sqlite3/sqlite3.{c,h}"
 tar -xzf "$TGZ" -C "$TMP" package/deps/sqlite3/sqlite3.c package/deps/sqlite3/sqlite3.h ||

@@ -1,6 +1,25 @@
-# Sourced by the bench/fetch-*.sh scripts: npm_pack PKG VER CACHE_DIR TMP downloads the npm
-# tarball PKG@VER into CACHE_DIR/PKG-VER.tgz unless it is already there (TMP: a scratch
-# directory), using log and die from the caller. Sets TGZ to its path.
+# Sourced by the bench/fetch-*.sh scripts, which define log, die, valid (is the extracted copy
+# usable?) and PKG, VER, CACHE_DIR, CACHED_ONLY (--cached).
+#
+# npm_fetch RESULT: when valid, prints RESULT and exits 0 (with --cached and no valid copy: exits
+# 1); else makes TMP, a scratch directory removed at exit, and downloads the tarball (npm_pack)
+# for the caller to extract.
+npm_fetch() {
+    if valid; then
+        [[ $CACHED_ONLY == 1 ]] || log "already present: $1"
+        echo "$1"
+        exit 0
+    fi
+    [[ $CACHED_ONLY == 0 ]] || exit 1
+    command -v tar >/dev/null 2>&1 || die "tar not found"
+    mkdir -p "$CACHE_DIR"
+    TMP=$(mktemp -d "$CACHE_DIR/.fetch.XXXXXX")
+    trap 'rm -rf "$TMP"' EXIT
+    npm_pack "$PKG" "$VER" "$CACHE_DIR" "$TMP"
+}
+
+# npm_pack PKG VER CACHE_DIR TMP downloads the npm tarball PKG@VER into CACHE_DIR/PKG-VER.tgz
+# unless it is already there (TMP: a scratch directory). Sets TGZ to its path.
 npm_pack() {
     local pkg=$1 ver=$2 cache=$3 tmp=$4
     TGZ="$cache/$pkg-$ver.tgz"
