@@ -22,7 +22,9 @@ int cmd_split_parts(const struct opts *o) {
 
 /* Phase 1, part PART of PARTS: opt with the plugin annotates, partitions and splits the input
    into DIR; with NOTIFY, it reports each file written on its file descriptor 3. opt ends as
-   soon as the files are written (quick-exit: the module is not freed). */
+   soon as the files are written (quick-exit: the module is not freed). Part 0 verifies the
+   input after writing its files (verify), not before (opt -disable-verify): the first jobs
+   start sooner, and the driver reports a broken input before the jobs' failures. */
 void cmd_split(struct argv *a, const struct opts *o, const char *dir, int parts, int part,
                int notify) {
   av_pushf(a, "%s/opt", o->bindir);
@@ -30,13 +32,12 @@ void cmd_split(struct argv *a, const struct opts *o, const char *dir, int parts,
   char *mv = o->mv_targets ? fmt("shard-mv-annotate<targets=%s>,shard-mv,", o->mv_targets)
                            : xstrdup("");
   char *split = parts == 1 ? fmt("dir=%s", dir) : fmt("dir=%s;parts=%d;part=%d", dir, parts, part);
-  av_pushf(a, "-passes=%sshard-cost,shard-partition<shards=%d>,shard-split<%s%s;quick-exit>", mv,
-           o->shards, split, notify ? ";notify=3" : "");
+  av_pushf(a, "-passes=%sshard-cost,shard-partition<shards=%d>,shard-split<%s%s;quick-exit%s>",
+           mv, o->shards, split, notify ? ";notify=3" : "", part == 0 ? ";verify" : "");
   free(split);
   free(mv);
   av_push(a, "-disable-output");
-  if (part > 0) /* part 0 verifies the input; the others read the same bytes */
-    av_push(a, "-disable-verify");
+  av_push(a, "-disable-verify");
   av_push(a, o->input);
 }
 

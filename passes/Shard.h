@@ -113,6 +113,7 @@ struct SplitLimits {
   unsigned Parts = 1, Part = 0; // write only this part's share of the shards (writerOf)
   int NotifyFD = -1;      // write "manifest" or the shard number, a line each, to this fd
   bool QuickExit = false; // end opt after the last file: no teardown, no final verifier
+  bool Verify = false;    // verify the input once the files are written (opt -disable-verify)
 };
 
 

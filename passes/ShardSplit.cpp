@@ -27,6 +27,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Support/Errno.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
@@ -734,7 +735,7 @@ void pruneDebugGlobals(Module &Shard, const Module &M, ValueToValueMapTy &VMap,
 }
 
 /// The part that writes shard S when Parts processes split a module. From 4 parts
-/// on, part 0 only writes the manifest: it is the one that also verified the input
+/// on, part 0 only writes the manifest: it is the one that also verifies the input
 /// (the driver has the others skip that), so the shards go to the rest.
 unsigned writerOf(unsigned S, unsigned Parts) {
   return Parts < 4 ? S % Parts : 1 + S % (Parts - 1);
@@ -903,6 +904,16 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     writeShard(M, *P, L, S, Placed[S], Dir);
     notify(Limits.NotifyFD, std::to_string(S));
   }
+  // verify: the driver runs opt with -disable-verify and has the input verified here, once
+  // the files are written, so that the first jobs need not wait for it (they fail on a
+  // broken shard too, but the driver reports this failure first).
+  // Invalid debug info is no error (clang drops it from each shard, as opt would have).
+  bool BrokenDebugInfo = false;
+  if (Limits.Verify && verifyModule(M, &errs(), &BrokenDebugInfo))
+    fail("input module '" + M.getModuleIdentifier() + "' is broken");
+  if (BrokenDebugInfo)
+    errs() << "warning: shard-split: ignoring invalid debug info in '"
+           << M.getModuleIdentifier() << "'\n";
   if (Limits.QuickExit) {
     // The driver's own process ends here: the module is not freed and the rest of the
     // pipeline (opt's verification of a module nobody writes) does not run.
@@ -932,6 +943,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";notify=" << Limits.NotifyFD;
   if (Limits.QuickExit)
     OS << ";quick-exit";
+  if (Limits.Verify)
+    OS << ";verify";
   OS << ">";
 }
 

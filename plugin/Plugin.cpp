@@ -5,7 +5,7 @@
 //   shard-cost                   annotate functions with predicted compile cost
 //   shard-partition<shards=N>    assign global values to shards (N=0: automatic)
 //   shard-split<dir=PATH>        write one module per shard and a manifest
-//                                (notify=FD;quick-exit: as the driver runs it)
+//                                (notify=FD;quick-exit;verify: as the driver runs it)
 //   print<shard-plan>            print the plan
 //   shard-mv-annotate<targets=T1:T2>  choose the CPU targets each function is cloned for
 //   shard-mv<dispatch=ifunc|table|auto;force=T|default;trace>  clone and dispatch
@@ -110,12 +110,14 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
              badParam("shard-split", Param, "expected a file descriptor number");
     if (Key == "quick-exit" && Value.empty())
       return Lim.QuickExit = true;
+    if (Key == "verify" && Value.empty())
+      return Lim.Verify = true;
     auto It = Numbers.find(Key);
     if (It == Numbers.end())
       return badParam("shard-split", Param,
                       "expected dir=PATH, import-cost=N, dup-cost=N, import-depth=N, "
-                      "tiny-cost=N, const-bytes=N, parts=N, part=N, notify=FD or "
-                      "quick-exit");
+                      "tiny-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
+                      "quick-exit or verify");
     if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16))
       return badParam("shard-split", Param,
                       Key == "import-depth" ? "expected an integer from 0 to 16"
