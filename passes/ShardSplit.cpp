@@ -58,6 +58,10 @@ struct Layout {
   std::vector<GlobalValue *> Defs;                 // in module order
   DenseMap<const GlobalValue *, uint32_t> Index;   // Defs position
   std::vector<unsigned> Owner;                     // shard per definition
+  std::vector<uint64_t> Cost;                      // predicted cost per definition
+  std::vector<uint8_t> BlocksTaken; // a function with a block whose address is taken
+  DenseMap<const GlobalValue *, unsigned> SourcePos; // module order, declarations too
+  std::vector<const GlobalVariable *> Arrays;        // the per-shard arrays (ctors, used)
   std::vector<int32_t> Unit;                       // copy unit (comdat) or -1
   std::vector<std::vector<uint32_t>> UnitMembers;  // definitions per copy unit
   std::vector<uint64_t> UnitCost;                  // cost per copy unit
@@ -206,8 +210,14 @@ bool importEligible(const GlobalValue &GV, const SplitLimits &Lim) {
 Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim,
                    const StringSet<> &Pinned) {
   Layout L;
+  unsigned Pos = 0;
   for (GlobalValue &GV : M.global_values()) {
-    if (GV.isDeclaration() || isPerShardArray(GV))
+    L.SourcePos[&GV] = Pos++;
+    if (isPerShardArray(GV)) {
+      L.Arrays.push_back(cast<GlobalVariable>(&GV));
+      continue;
+    }
+    if (GV.isDeclaration())
       continue;
     std::optional<unsigned> S = getShard(GV);
     if (!S || *S >= P.NumShards)
@@ -215,6 +225,10 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim,
     L.Index[&GV] = L.Defs.size();
     L.Defs.push_back(&GV);
     L.Owner.push_back(*S);
+    L.Cost.push_back(getGlobalCost(GV));
+    const auto *F = dyn_cast<Function>(&GV);
+    L.BlocksTaken.push_back(
+        F && llvm::any_of(*F, [](const BasicBlock &BB) { return BB.hasAddressTaken(); }));
   }
   // Copy units: comdats with selection "any" whose members may all be discarded
   // when unused (linkonce) or are private to the group (local), and that are small:
@@ -252,7 +266,7 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim,
   L.UnitCost.assign(L.UnitMembers.size(), 0);
   for (uint32_t I = 0; I < L.Defs.size(); ++I)
     if (L.Unit[I] >= 0)
-      L.UnitCost[L.Unit[I]] += getGlobalCost(*L.Defs[I]);
+      L.UnitCost[L.Unit[I]] += L.Cost[I];
   for (uint32_t I = 0; I < L.Defs.size(); ++I)
     if (L.Unit[I] >= 0 && (!Copyable[L.Unit[I]] || L.UnitCost[L.Unit[I]] > Lim.DupCost))
       L.Unit[I] = -1;
@@ -309,7 +323,7 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S,
     }
   auto Tiny = [&](uint32_t R) {
     return L.Unit[R] >= 0 ? L.UnitCost[L.Unit[R]] <= Lim.TinyCost
-                          : getGlobalCost(*L.Defs[R]) <= Lim.TinyCost;
+                          : L.Cost[R] <= Lim.TinyCost;
   };
   for (unsigned D = 0; D < Level.size(); ++D) {
     for (size_t K = 0; K < Level[D].size(); ++K) { // grows while we walk it
@@ -483,6 +497,7 @@ void keepAtomGroups(const Function &F, ValueToValueMapTy &VMap) {
 /// hold, on demand while its definitions are cloned: a shard declares only what it uses.
 struct Declarer final : ValueMaterializer {
   Module &Dst;
+  std::vector<std::pair<GlobalValue *, const GlobalValue *>> Made; // declaration, declared
   explicit Declarer(Module &Dst) : Dst(Dst) {}
   Value *materialize(Value *V) override {
     auto *GV = dyn_cast<GlobalValue>(V);
@@ -514,6 +529,7 @@ struct Declarer final : ValueMaterializer {
     D->setDSOLocal(GV->isDSOLocal());
     D->setUnnamedAddr(GV->getUnnamedAddr());
     D->setDLLStorageClass(GV->getDLLStorageClass());
+    Made.push_back({D, GV});
     return D;
   }
 };
@@ -526,55 +542,66 @@ void copyComdat(GlobalObject &Dst, const GlobalObject &Src) {
   }
 }
 
-/// Builds a shard module: clones the definitions Holds accepts (bodies and
-/// initialisers), declares what they refer to, and maps named metadata. Like
-/// CloneModule, but without a declaration of every other global of the module.
-std::unique_ptr<Module> cloneShard(const Module &M, function_ref<bool(const GlobalValue &)> Holds,
-                                   ValueToValueMapTy &VMap) {
+/// An empty module with M's identity and target, for a shard.
+std::unique_ptr<Module> emptyLike(const Module &M) {
   auto New = std::make_unique<Module>(M.getModuleIdentifier(), M.getContext());
   New->setSourceFileName(M.getSourceFileName());
   New->setDataLayout(M.getDataLayout());
   New->setTargetTriple(M.getTargetTriple());
-  Declarer Decl(*New);
+  return New;
+}
+
+/// Fills a shard module (Decl.Dst) with the definitions Held (layout indices, in module
+/// order): bodies and initialisers, declaring what they refer to. Like CloneModule, but
+/// without a declaration of every other global of the module, and without a walk over
+/// the whole module for each shard.
+void cloneShard(const Layout &L, ArrayRef<uint32_t> Held, ValueToValueMapTy &VMap,
+                Declarer &Decl) {
+  Module &New = Decl.Dst;
   auto Map = [&](const Constant *C) { return MapValue(C, VMap, RF_None, nullptr, &Decl); };
+  auto Each = [&](auto Fn) {
+    for (uint32_t I : Held)
+      Fn(I);
+  };
 
-  // Prototypes of held definitions, in module order, so references between them resolve.
-  for (const GlobalVariable &G : M.globals()) {
-    if (G.isDeclaration() || isPerShardArray(G) || !Holds(G))
-      continue;
-    auto *NG = new GlobalVariable(*New, G.getValueType(), G.isConstant(), G.getLinkage(),
-                                  nullptr, G.getName(), nullptr, G.getThreadLocalMode(),
-                                  G.getAddressSpace());
-    NG->copyAttributesFrom(&G);
-    VMap[&G] = NG;
-  }
-  for (const Function &F : M) {
-    if (F.isDeclaration() || !Holds(F))
-      continue;
-    Function *NF = Function::Create(F.getFunctionType(), F.getLinkage(), F.getAddressSpace(),
-                                    F.getName(), New.get());
-    NF->copyAttributesFrom(&F);
-    VMap[&F] = NF;
-  }
-  for (const GlobalAlias &A : M.aliases())
-    if (Holds(A)) {
-      auto *NA = GlobalAlias::create(A.getValueType(), A.getAddressSpace(), A.getLinkage(),
-                                     A.getName(), New.get());
-      NA->copyAttributesFrom(&A);
-      VMap[&A] = NA;
+  // Prototypes, variables first, in module order, so references between them resolve.
+  Each([&](uint32_t I) {
+    if (const auto *G = dyn_cast<GlobalVariable>(L.Defs[I])) {
+      auto *NG = new GlobalVariable(New, G->getValueType(), G->isConstant(), G->getLinkage(),
+                                    nullptr, G->getName(), nullptr, G->getThreadLocalMode(),
+                                    G->getAddressSpace());
+      NG->copyAttributesFrom(G);
+      VMap[G] = NG;
     }
-  for (const GlobalIFunc &I : M.ifuncs())
-    if (Holds(I)) {
-      auto *NI = GlobalIFunc::create(I.getValueType(), I.getAddressSpace(), I.getLinkage(),
-                                     I.getName(), nullptr, New.get());
-      NI->copyAttributesFrom(&I);
-      VMap[&I] = NI;
+  });
+  Each([&](uint32_t I) {
+    if (const auto *F = dyn_cast<Function>(L.Defs[I])) {
+      Function *NF = Function::Create(F->getFunctionType(), F->getLinkage(),
+                                      F->getAddressSpace(), F->getName(), &New);
+      NF->copyAttributesFrom(F);
+      VMap[F] = NF;
     }
+  });
+  Each([&](uint32_t I) {
+    if (const auto *A = dyn_cast<GlobalAlias>(L.Defs[I])) {
+      auto *NA = GlobalAlias::create(A->getValueType(), A->getAddressSpace(), A->getLinkage(),
+                                     A->getName(), &New);
+      NA->copyAttributesFrom(A);
+      VMap[A] = NA;
+    }
+  });
+  Each([&](uint32_t I) {
+    if (const auto *IF = dyn_cast<GlobalIFunc>(L.Defs[I])) {
+      auto *NI = GlobalIFunc::create(IF->getValueType(), IF->getAddressSpace(),
+                                     IF->getLinkage(), IF->getName(), nullptr, &New);
+      NI->copyAttributesFrom(IF);
+      VMap[IF] = NI;
+    }
+  });
 
-  // Bodies, then initialisers, aliasees and resolvers. VMap also holds the declarations
-  // made on demand meanwhile: ask Holds, not VMap, what to define. Functions whose
-  // blocks have their address taken go first, so that every blockaddress refers to a
-  // block already cloned (the mapper cannot wait for a body cloned by a later call).
+  // Bodies, then initialisers, aliasees and resolvers. Functions whose blocks have their
+  // address taken go first, so that every blockaddress refers to a block already cloned
+  // (the mapper cannot wait for a body cloned by a later call).
   auto CloneBody = [&](const Function &F) {
     auto *NF = cast<Function>(VMap[&F]);
     auto DestArg = NF->arg_begin();
@@ -591,48 +618,46 @@ std::unique_ptr<Module> cloneShard(const Module &M, function_ref<bool(const Glob
     NF->setPrologueData(F.hasPrologueData() ? Map(F.getPrologueData()) : nullptr);
     copyComdat(*NF, F);
   };
-  auto AddressTaken = [](const Function &F) {
-    return llvm::any_of(F, [](const BasicBlock &BB) { return BB.hasAddressTaken(); });
-  };
   for (bool First : {true, false})
-    for (const Function &F : M)
-      if (!F.isDeclaration() && Holds(F) && AddressTaken(F) == First)
-        CloneBody(F);
-  for (const GlobalVariable &G : M.globals()) {
-    if (G.isDeclaration() || isPerShardArray(G) || !Holds(G))
-      continue;
-    auto *NG = cast<GlobalVariable>(VMap[&G]);
+    Each([&](uint32_t I) {
+      if (const auto *F = dyn_cast<Function>(L.Defs[I]); F && bool(L.BlocksTaken[I]) == First)
+        CloneBody(*F);
+    });
+  Each([&](uint32_t I) {
+    const auto *G = dyn_cast<GlobalVariable>(L.Defs[I]);
+    if (!G)
+      return;
+    auto *NG = cast<GlobalVariable>(VMap[G]);
     SmallVector<std::pair<unsigned, MDNode *>, 1> MDs;
-    G.getAllMetadata(MDs);
+    G->getAllMetadata(MDs);
     for (auto &[Kind, MD] : MDs)
       NG->addMetadata(Kind, *MapMetadata(MD, VMap, RF_None, nullptr, &Decl));
-    NG->setInitializer(Map(G.getInitializer()));
-    copyComdat(*NG, G);
-  }
-  for (const GlobalAlias &A : M.aliases())
-    if (Holds(A))
-      cast<GlobalAlias>(VMap[&A])->setAliasee(Map(A.getAliasee()));
-  for (const GlobalIFunc &I : M.ifuncs())
-    if (Holds(I))
-      cast<GlobalIFunc>(VMap[&I])->setResolver(Map(I.getResolver()));
-  return New;
+    NG->setInitializer(Map(G->getInitializer()));
+    copyComdat(*NG, *G);
+  });
+  Each([&](uint32_t I) {
+    if (const auto *A = dyn_cast<GlobalAlias>(L.Defs[I]))
+      cast<GlobalAlias>(VMap[A])->setAliasee(Map(A->getAliasee()));
+    else if (const auto *IF = dyn_cast<GlobalIFunc>(L.Defs[I]))
+      cast<GlobalIFunc>(VMap[IF])->setResolver(Map(IF->getResolver()));
+  });
 }
 
 /// Puts the shard's functions and variables in the source module's order (declarations
 /// were made in order of first use), so that shards read like the input.
-void sortLikeSource(Module &Shard, const Module &M, ValueToValueMapTy &VMap) {
+void sortLikeSource(Module &Shard, const Layout &L, ArrayRef<uint32_t> Held,
+                    const ValueToValueMapTy &VMap, const Declarer &Decl) {
   DenseMap<const GlobalValue *, unsigned> Pos;
-  unsigned N = 0;
-  for (const GlobalValue &GV : M.global_values()) {
-    const Value *V = VMap.lookup(&GV);
-    if (!V && isPerShardArray(GV)) // rebuilt, not mapped: find it by name
-      V = Shard.getNamedValue(GV.getName());
-    if (V)
-      Pos[cast<GlobalValue>(V)] = N++;
-  }
+  for (uint32_t I : Held)
+    Pos[cast<GlobalValue>(VMap.lookup(L.Defs[I]))] = L.SourcePos.lookup(L.Defs[I]);
+  for (auto [D, Src] : Decl.Made)
+    Pos[D] = L.SourcePos.lookup(Src);
+  for (const GlobalVariable *A : L.Arrays) // rebuilt, not mapped: find it by name
+    if (const GlobalValue *V = Shard.getNamedValue(A->getName()))
+      Pos[V] = L.SourcePos.lookup(A);
   auto Key = [&](const GlobalValue &GV) {
     auto It = Pos.find(&GV);
-    return It == Pos.end() ? N : It->second;
+    return It == Pos.end() ? ~0u : It->second;
   };
   Shard.getFunctionList().sort(
       [&](const Function &A, const Function &B) { return Key(A) < Key(B); });
@@ -646,10 +671,10 @@ void sortLikeSource(Module &Shard, const Module &M, ValueToValueMapTy &VMap) {
   }
 }
 
-/// Clones into Shard the entries of a per-shard array (ctors, dtors, used) that Keep
-/// accepts; entries are judged on the source module's values.
-void cloneArray(Module &Shard, const Module &M, StringRef Name,
-                function_ref<bool(const Constant *)> Keep, ValueToValueMapTy &VMap) {
+/// Clones into the shard (Decl.Dst) the entries of a per-shard array (ctors, dtors,
+/// used) that Keep accepts; entries are judged on the source module's values.
+void cloneArray(const Module &M, StringRef Name, function_ref<bool(const Constant *)> Keep,
+                ValueToValueMapTy &VMap, Declarer &Decl) {
   const GlobalVariable *GV = M.getGlobalVariable(Name);
   if (!GV || !GV->hasInitializer())
     return;
@@ -662,17 +687,16 @@ void cloneArray(Module &Shard, const Module &M, StringRef Name,
       Kept.push_back(cast<Constant>(U.get()));
   if (Kept.empty())
     return;
-  Declarer Decl(Shard);
   auto *Ty = ArrayType::get(Init->getType()->getElementType(), Kept.size());
-  auto *New = new GlobalVariable(Shard, Ty, GV->isConstant(), GV->getLinkage(), nullptr,
+  auto *New = new GlobalVariable(Decl.Dst, Ty, GV->isConstant(), GV->getLinkage(), nullptr,
                                  GV->getName(), nullptr, GV->getThreadLocalMode());
   New->copyAttributesFrom(GV);
   New->setInitializer(MapValue(ConstantArray::get(Ty, Kept), VMap, RF_None, nullptr, &Decl));
 }
 
-/// Maps the module's named metadata into Shard (compile units, flags, idents).
-void cloneNamedMetadata(Module &Shard, const Module &M, ValueToValueMapTy &VMap) {
-  Declarer Decl(Shard);
+/// Maps the module's named metadata into the shard (compile units, flags, idents).
+void cloneNamedMetadata(const Module &M, ValueToValueMapTy &VMap, Declarer &Decl) {
+  Module &Shard = Decl.Dst;
   for (const NamedMDNode &NMD : M.named_metadata()) {
     if (NMD.getName() == PlanMD || NMD.getName() == TotalCostMD)
       continue;
@@ -772,12 +796,17 @@ void writeShard(const Module &M, const Plan &P, const Layout &L, unsigned S,
     auto It = L.Index.find(GV);
     return It != L.Index.end() && Here[It->second] == Own;
   };
+  std::vector<uint32_t> Held;
+  for (uint32_t I = 0; I < L.Defs.size(); ++I)
+    if (Here[I] != NotHere)
+      Held.push_back(I);
   // The map goes first: freed after it, the module's values no longer have handles to
   // update (on DuckDB, freeing the shards took half as long).
-  std::unique_ptr<Module> Shard;
+  std::unique_ptr<Module> Shard = emptyLike(M);
   ValueToValueMapTy VMap;
-  Shard = cloneShard(M, [&](const GlobalValue &GV) { return Holds(&GV); }, VMap);
-  for (uint32_t I = 0; I < L.Defs.size(); ++I)
+  Declarer Decl(*Shard);
+  cloneShard(L, Held, VMap, Decl);
+  for (uint32_t I : Held)
     if (Here[I] == Import) {
       auto *GV = cast<GlobalValue>(VMap[L.Defs[I]]);
       GV->setLinkage(GlobalValue::AvailableExternallyLinkage);
@@ -809,12 +838,12 @@ void writeShard(const Module &M, const Plan &P, const Layout &L, unsigned S,
       return IsAsmShard;
     return Holds(Src);
   };
-  cloneArray(*Shard, M, "llvm.global_ctors", KeepStructor, VMap);
-  cloneArray(*Shard, M, "llvm.global_dtors", KeepStructor, VMap);
-  cloneArray(*Shard, M, "llvm.used", KeepUsed, VMap);
-  cloneArray(*Shard, M, "llvm.compiler.used", KeepUsed, VMap);
-  cloneNamedMetadata(*Shard, M, VMap);
-  sortLikeSource(*Shard, M, VMap);
+  cloneArray(M, "llvm.global_ctors", KeepStructor, VMap, Decl);
+  cloneArray(M, "llvm.global_dtors", KeepStructor, VMap, Decl);
+  cloneArray(M, "llvm.used", KeepUsed, VMap, Decl);
+  cloneArray(M, "llvm.compiler.used", KeepUsed, VMap, Decl);
+  cloneNamedMetadata(M, VMap, Decl);
+  sortLikeSource(*Shard, L, Held, VMap, Decl);
   stripShardMetadata(*Shard);
   pruneDebugGlobals(*Shard, M, VMap, IsAsmShard);
 
@@ -884,7 +913,7 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
       Functions[S] += Placed[S][I] == Own && isa<Function>(L.Defs[I]);
       // An import is simplified and inlined but never compiled to code: half a copy.
       if (Placed[S][I] != NotHere)
-        Work[S] += getGlobalCost(*L.Defs[I]) / (Placed[S][I] == Import ? 2 : 1);
+        Work[S] += L.Cost[I] / (Placed[S][I] == Import ? 2 : 1);
     }
 
   // The manifest first, so that a driver may compile each shard as soon as it is written.
