@@ -21,20 +21,21 @@ bench_init "${1:-}" "${3:-}"
 start=$(date +%s.%N)
 "$bindir/clang" -O2 -c "$input" -o "$work/serial.o"
 serial=$(echo "$(date +%s.%N) - $start" | bc)
-# What every part does before writing shards, timed as the driver runs a part: parse, plan,
+# What every part does besides writing shards, timed as the driver runs a part: parse, plan,
 # place and promote, end without freeing the module (quick-exit); part 0 of 8 writes only the
-# manifest. With the verifier (part 0) and without (the other parts).
+# manifest. With the verifier (part 0, which verifies the input after its files: verify) and
+# without (the other parts).
 mkdir -p "$work/p"
 plan() {
   local start
   start=$(date +%s.%N)
-  "$bindir/opt" -load-pass-plugin="$build/lib/ShardPlugin.so" "$@" \
-    -passes="shard-cost,shard-partition<shards=$shards>,shard-split<dir=$work/p;parts=8;part=0;quick-exit>" \
-    -disable-output "$input"
+  "$bindir/opt" -load-pass-plugin="$build/lib/ShardPlugin.so" \
+    -passes="shard-cost,shard-partition<shards=$shards>,shard-split<dir=$work/p;parts=8;part=0;quick-exit$1>" \
+    -disable-output -disable-verify "$input" || exit 1 # (runs in $(...): end it, and the script)
   echo "$(date +%s.%N) - $start" | bc
 }
-plan=$(plan)
-plannv=$(plan -disable-verify)
+plan=$(plan ";verify")
+plannv=$(plan "")
 "$build/bin/shard" -v -j1 --shards "$shards" --keep-temps "$work/k" -o "$work/shard.o" "$input" \
   2>"$work/log"
 # Job lines: "shard: shard K done: S s, M MiB peak"; predicted costs from the manifest.
