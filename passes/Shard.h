@@ -114,6 +114,7 @@ struct SplitLimits {
   int NotifyFD = -1;      // write "manifest" or the shard number, a line each, to this fd
   bool QuickExit = false; // end opt after the last file: no teardown, no final verifier
   bool Verify = false;    // verify the input once the files are written (opt -disable-verify)
+  bool CopyBodies = false; // copy every body into its shard, never borrow the owner's
 };
 
 

@@ -10,7 +10,9 @@
 // another shard declares or imports becomes a hidden global under a name unique
 // to this translation unit; the manifest lists it so that the driver can make it
 // local again after linking. A linkonce definition another shard needs is made
-// weak in its owner, whose optimiser would otherwise drop it.
+// weak in its owner, whose optimiser would otherwise drop it. A shard borrows the
+// bodies of its own functions: they move into the shard module for its write and back
+// after (copy-bodies copies them instead: the same bytes, more time).
 //
 //===----------------------------------------------------------------------===//
 #include "Shard.h"
@@ -25,6 +27,7 @@
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/GlobalIFunc.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -53,6 +56,11 @@ namespace {
   report_fatal_error("shard-split: " + Msg, /*gen_crash_diag=*/false);
 }
 
+/// Whether a shard may borrow its own functions' bodies from the source module rather than
+/// copy them (copy-bodies turns it off). LLVM 19 copies: its functions carry one of two
+/// debug-info formats, which moving blocks between functions would have to reconcile.
+constexpr bool MoveBodies = LLVM_VERSION_MAJOR >= 20;
+
 /// What the split knows about the module's definitions.
 struct Layout {
   std::vector<GlobalValue *> Defs;                 // in module order
@@ -60,6 +68,7 @@ struct Layout {
   std::vector<unsigned> Owner;                     // shard per definition
   std::vector<uint64_t> Cost;                      // predicted cost per definition
   std::vector<uint8_t> BlocksTaken; // a function with a block whose address is taken
+  std::vector<uint8_t> Movable;     // a body its owner's shard may borrow (moveBodies)
   DenseMap<const GlobalValue *, unsigned> SourcePos; // module order, declarations too
   std::vector<const GlobalVariable *> Arrays;        // the per-shard arrays (ctors, used)
   std::vector<int32_t> Unit;                       // copy unit (comdat) or -1
@@ -284,9 +293,15 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim,
         });
   L.Refs.resize(L.Defs.size());
   L.Calls.resize(L.Defs.size());
+  L.Movable.resize(L.Defs.size());
   for (uint32_t I = 0; I < L.Defs.size(); ++I) {
     collectDefRefs(*L.Defs[I], L, L.Refs[I]);
     collectCallees(*L.Defs[I], L, L.Calls[I]);
+    // Not a function whose blocks or whose references' blocks have their address taken:
+    // a blockaddress names its function's own block, which a borrowed body would move.
+    L.Movable[I] = MoveBodies && !Lim.CopyBodies && isa<Function>(L.Defs[I]) &&
+                   !L.BlocksTaken[I] &&
+                   llvm::none_of(L.Refs[I], [&](uint32_t R) { return L.BlocksTaken[R]; });
   }
   L.Dup.resize(L.Defs.size());
   L.Import.resize(L.Defs.size());
@@ -554,9 +569,11 @@ std::unique_ptr<Module> emptyLike(const Module &M) {
 /// Fills a shard module (Decl.Dst) with the definitions Held (layout indices, in module
 /// order): bodies and initialisers, declaring what they refer to. Like CloneModule, but
 /// without a declaration of every other global of the module, and without a walk over
-/// the whole module for each shard.
-void cloneShard(const Layout &L, ArrayRef<uint32_t> Held, ValueToValueMapTy &VMap,
-                Declarer &Decl) {
+/// the whole module for each shard. The bodies of the functions Move accepts are not
+/// copied but moved from the source module (Moved lists them; moveBodiesBack returns them).
+void cloneShard(const Layout &L, ArrayRef<uint32_t> Held, function_ref<bool(uint32_t)> Move,
+                ValueToValueMapTy &VMap, Declarer &Decl,
+                std::vector<std::pair<Function *, Function *>> &Moved) {
   Module &New = Decl.Dst;
   auto Map = [&](const Constant *C) { return MapValue(C, VMap, RF_None, nullptr, &Decl); };
   auto Each = [&](auto Fn) {
@@ -618,9 +635,40 @@ void cloneShard(const Layout &L, ArrayRef<uint32_t> Held, ValueToValueMapTy &VMa
     NF->setPrologueData(F.hasPrologueData() ? Map(F.getPrologueData()) : nullptr);
     copyComdat(*NF, F);
   };
+  // A moved body is mapped exactly as a copy would be (the same flags, metadata first),
+  // so that the shard is the same bytes; only its locals are not in the map.
+  auto MoveBody = [&](Function &F) {
+    auto *NF = cast<Function>(VMap[&F]);
+    auto DestArg = NF->arg_begin();
+    for (Argument &A : F.args()) {
+      DestArg->setName(A.getName());
+      VMap[&A] = &*DestArg++;
+    }
+    keepAtomGroups(F, VMap);
+    SmallVector<std::pair<unsigned, MDNode *>, 1> MDs;
+    F.getAllMetadata(MDs);
+    for (auto &[Kind, MD] : MDs)
+      NF->addMetadata(Kind, *MapMetadata(MD, VMap, RF_None, nullptr, &Decl));
+    NF->splice(NF->end(), &F);
+    for (Instruction &I : instructions(*NF)) {
+      RemapInstruction(&I, VMap, RF_IgnoreMissingLocals, nullptr, &Decl);
+      RemapDbgRecordRange(&New, I.getDbgRecordRange(), VMap, RF_IgnoreMissingLocals, nullptr,
+                          &Decl);
+    }
+    NF->setPersonalityFn(F.hasPersonalityFn() ? Map(F.getPersonalityFn()) : nullptr);
+    NF->setPrefixData(F.hasPrefixData() ? Map(F.getPrefixData()) : nullptr);
+    NF->setPrologueData(F.hasPrologueData() ? Map(F.getPrologueData()) : nullptr);
+    copyComdat(*NF, F);
+    Moved.push_back({&F, NF});
+  };
   for (bool First : {true, false})
     Each([&](uint32_t I) {
-      if (const auto *F = dyn_cast<Function>(L.Defs[I]); F && bool(L.BlocksTaken[I]) == First)
+      auto *F = dyn_cast<Function>(L.Defs[I]);
+      if (!F || bool(L.BlocksTaken[I]) != First)
+        return;
+      if (Move(I))
+        MoveBody(*F);
+      else
         CloneBody(*F);
     });
   Each([&](uint32_t I) {
@@ -641,6 +689,31 @@ void cloneShard(const Layout &L, ArrayRef<uint32_t> Held, ValueToValueMapTy &VMa
     else if (const auto *IF = dyn_cast<GlobalIFunc>(L.Defs[I]))
       cast<GlobalIFunc>(VMap[IF])->setResolver(Map(IF->getResolver()));
   });
+}
+
+/// Returns the bodies cloneShard moved into a shard to their functions in the source
+/// module, mapping back what it mapped: the shard's globals and arguments to the source's,
+/// and its copies of metadata to the originals. The source is then as it was.
+void moveBodiesBack(ArrayRef<std::pair<Function *, Function *>> Moved,
+                    ValueToValueMapTy &VMap, const Declarer &Decl) {
+  if (Moved.empty())
+    return;
+  ValueToValueMapTy Rev;
+  for (auto KV : VMap)
+    if (!isa<Instruction>(KV.first) && !isa<BasicBlock>(KV.first) && KV.second)
+      Rev[KV.second] = const_cast<Value *>(KV.first);
+  for (auto [D, Src] : Decl.Made)
+    Rev[D] = const_cast<GlobalValue *>(Src);
+  for (auto &KV : VMap.MD())
+    if (KV.second)
+      Rev.MD()[KV.second.get()].reset(const_cast<Metadata *>(KV.first));
+  for (auto [F, NF] : Moved) {
+    F->splice(F->end(), NF);
+    for (Instruction &I : instructions(*F)) {
+      RemapInstruction(&I, Rev, RF_IgnoreMissingLocals);
+      RemapDbgRecordRange(F->getParent(), I.getDbgRecordRange(), Rev, RF_IgnoreMissingLocals);
+    }
+  }
 }
 
 /// Puts the shard's functions and variables in the source module's order (declarations
@@ -805,7 +878,9 @@ void writeShard(const Module &M, const Plan &P, const Layout &L, unsigned S,
   std::unique_ptr<Module> Shard = emptyLike(M);
   ValueToValueMapTy VMap;
   Declarer Decl(*Shard);
-  cloneShard(L, Held, VMap, Decl);
+  std::vector<std::pair<Function *, Function *>> Moved;
+  cloneShard(
+      L, Held, [&](uint32_t I) { return Here[I] == Own && L.Movable[I]; }, VMap, Decl, Moved);
   for (uint32_t I : Held)
     if (Here[I] == Import) {
       auto *GV = cast<GlobalValue>(VMap[L.Defs[I]]);
@@ -820,13 +895,15 @@ void writeShard(const Module &M, const Plan &P, const Layout &L, unsigned S,
   // Entries of ctors/dtors run once: in the owner of the function, or in every copy of a
   // comdat-keyed entry (the linker keeps one group). Entries naming something defined
   // nowhere stay in the asm shard. Entries are judged on the source module's values, so
-  // unnamed functions are handled too.
+  // unnamed functions are handled too, and by the layout: a body this shard borrowed has
+  // left its function in the source for now.
   auto Orig = [](const Constant *C) { return dyn_cast<GlobalValue>(C->stripPointerCasts()); };
+  auto Defined = [&](const GlobalValue *GV) { return GV && L.Index.count(GV); };
   auto KeepStructor = [&](const Constant *E) {
     auto *CS = dyn_cast<ConstantStruct>(E);
     const GlobalValue *Fn = CS && CS->getNumOperands() > 1 ? Orig(CS->getOperand(1)) : nullptr;
     const GlobalValue *Key = CS && CS->getNumOperands() > 2 ? Orig(CS->getOperand(2)) : nullptr;
-    if (!Fn || Fn->isDeclaration())
+    if (!Defined(Fn))
       return IsAsmShard;
     if (Owns(Fn))
       return true;
@@ -834,7 +911,7 @@ void writeShard(const Module &M, const Plan &P, const Layout &L, unsigned S,
   };
   auto KeepUsed = [&](const Constant *E) {
     const GlobalValue *Src = Orig(E);
-    if (!Src || Src->isDeclaration())
+    if (!Defined(Src))
       return IsAsmShard;
     return Holds(Src);
   };
@@ -849,6 +926,7 @@ void writeShard(const Module &M, const Plan &P, const Layout &L, unsigned S,
 
   writeFile(Dir + "/shard." + std::to_string(S) + ".bc",
             [&](raw_ostream &OS) { WriteBitcodeToFile(*Shard, OS); });
+  moveBodiesBack(Moved, VMap, Decl);
 }
 
 /// Writes DIR/manifest: the target, the relocation model, each shard's predicted work
@@ -974,6 +1052,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";quick-exit";
   if (Limits.Verify)
     OS << ";verify";
+  if (Limits.CopyBodies)
+    OS << ";copy-bodies";
   OS << ">";
 }
 

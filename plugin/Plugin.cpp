@@ -112,12 +112,14 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       return Lim.QuickExit = true;
     if (Key == "verify" && Value.empty())
       return Lim.Verify = true;
+    if (Key == "copy-bodies" && Value.empty())
+      return Lim.CopyBodies = true;
     auto It = Numbers.find(Key);
     if (It == Numbers.end())
       return badParam("shard-split", Param,
                       "expected dir=PATH, import-cost=N, dup-cost=N, import-depth=N, "
                       "tiny-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
-                      "quick-exit or verify");
+                      "quick-exit, verify or copy-bodies");
     if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16))
       return badParam("shard-split", Param,
                       Key == "import-depth" ? "expected an integer from 0 to 16"
