@@ -619,67 +619,53 @@ void cloneShard(const Layout &L, ArrayRef<uint32_t> Held, function_ref<bool(uint
   // Bodies, then initialisers, aliasees and resolvers. Functions whose blocks have their
   // address taken go first, so that every blockaddress refers to a block already cloned
   // (the mapper cannot wait for a body cloned by a later call).
-  auto CloneBody = [&](const Function &F) {
+  auto MapAttachments = [&](GlobalObject &Dst, const GlobalObject &Src) {
+    SmallVector<std::pair<unsigned, MDNode *>, 1> MDs;
+    Src.getAllMetadata(MDs);
+    for (auto &[Kind, MD] : MDs)
+      Dst.addMetadata(Kind, *MapMetadata(MD, VMap, RF_None, nullptr, &Decl));
+  };
+  // A moved body is mapped as CloneFunctionInto maps a copy (the same flags, the function's
+  // metadata first), so that the shard is the same bytes either way; only a moved body's
+  // locals are not in the map.
+  auto Body = [&](Function &F, bool Moving) {
     auto *NF = cast<Function>(VMap[&F]);
     auto DestArg = NF->arg_begin();
     for (const Argument &A : F.args()) {
       DestArg->setName(A.getName());
       VMap[&A] = &*DestArg++;
     }
-    SmallVector<ReturnInst *, 8> Returns;
     keepAtomGroups(F, VMap);
-    CloneFunctionInto(NF, &F, VMap, CloneFunctionChangeType::ClonedModule, Returns, "",
-                      nullptr, nullptr, &Decl);
-    NF->setPersonalityFn(F.hasPersonalityFn() ? Map(F.getPersonalityFn()) : nullptr);
-    NF->setPrefixData(F.hasPrefixData() ? Map(F.getPrefixData()) : nullptr);
-    NF->setPrologueData(F.hasPrologueData() ? Map(F.getPrologueData()) : nullptr);
-    copyComdat(*NF, F);
-  };
-  // A moved body is mapped exactly as a copy would be (the same flags, metadata first),
-  // so that the shard is the same bytes; only its locals are not in the map.
-  auto MoveBody = [&](Function &F) {
-    auto *NF = cast<Function>(VMap[&F]);
-    auto DestArg = NF->arg_begin();
-    for (Argument &A : F.args()) {
-      DestArg->setName(A.getName());
-      VMap[&A] = &*DestArg++;
-    }
-    keepAtomGroups(F, VMap);
-    SmallVector<std::pair<unsigned, MDNode *>, 1> MDs;
-    F.getAllMetadata(MDs);
-    for (auto &[Kind, MD] : MDs)
-      NF->addMetadata(Kind, *MapMetadata(MD, VMap, RF_None, nullptr, &Decl));
-    NF->splice(NF->end(), &F);
-    for (Instruction &I : instructions(*NF)) {
-      RemapInstruction(&I, VMap, RF_IgnoreMissingLocals, nullptr, &Decl);
-      RemapDbgRecordRange(&New, I.getDbgRecordRange(), VMap, RF_IgnoreMissingLocals, nullptr,
-                          &Decl);
+    if (Moving) {
+      MapAttachments(*NF, F);
+      NF->splice(NF->end(), &F);
+      for (Instruction &I : instructions(*NF)) {
+        RemapInstruction(&I, VMap, RF_IgnoreMissingLocals, nullptr, &Decl);
+        RemapDbgRecordRange(&New, I.getDbgRecordRange(), VMap, RF_IgnoreMissingLocals,
+                            nullptr, &Decl);
+      }
+      Moved.push_back({&F, NF});
+    } else {
+      SmallVector<ReturnInst *, 8> Returns;
+      CloneFunctionInto(NF, &F, VMap, CloneFunctionChangeType::ClonedModule, Returns, "",
+                        nullptr, nullptr, &Decl);
     }
     NF->setPersonalityFn(F.hasPersonalityFn() ? Map(F.getPersonalityFn()) : nullptr);
     NF->setPrefixData(F.hasPrefixData() ? Map(F.getPrefixData()) : nullptr);
     NF->setPrologueData(F.hasPrologueData() ? Map(F.getPrologueData()) : nullptr);
     copyComdat(*NF, F);
-    Moved.push_back({&F, NF});
   };
   for (bool First : {true, false})
     Each([&](uint32_t I) {
-      auto *F = dyn_cast<Function>(L.Defs[I]);
-      if (!F || bool(L.BlocksTaken[I]) != First)
-        return;
-      if (Move(I))
-        MoveBody(*F);
-      else
-        CloneBody(*F);
+      if (auto *F = dyn_cast<Function>(L.Defs[I]); F && bool(L.BlocksTaken[I]) == First)
+        Body(*F, Move(I));
     });
   Each([&](uint32_t I) {
     const auto *G = dyn_cast<GlobalVariable>(L.Defs[I]);
     if (!G)
       return;
     auto *NG = cast<GlobalVariable>(VMap[G]);
-    SmallVector<std::pair<unsigned, MDNode *>, 1> MDs;
-    G->getAllMetadata(MDs);
-    for (auto &[Kind, MD] : MDs)
-      NG->addMetadata(Kind, *MapMetadata(MD, VMap, RF_None, nullptr, &Decl));
+    MapAttachments(*NG, *G);
     NG->setInitializer(Map(G->getInitializer()));
     copyComdat(*NG, *G);
   });
