@@ -68,7 +68,7 @@ struct Layout {
   std::vector<unsigned> Owner;                     // shard per definition
   std::vector<uint64_t> Cost;                      // predicted cost per definition
   std::vector<uint8_t> BlocksTaken; // a function with a block whose address is taken
-  std::vector<uint8_t> Movable;     // a body its owner's shard may borrow (moveBodies)
+  std::vector<uint8_t> Movable;     // a body its owner's shard may borrow (cloneShard)
   DenseMap<const GlobalValue *, unsigned> SourcePos; // module order, declarations too
   std::vector<const GlobalVariable *> Arrays;        // the per-shard arrays (ctors, used)
   std::vector<int32_t> Unit;                       // copy unit (comdat) or -1
