@@ -678,18 +678,17 @@ void cloneShard(const Layout &L, ArrayRef<uint32_t> Held, function_ref<bool(uint
 }
 
 /// Returns the bodies cloneShard moved into a shard to their functions in the source
-/// module, mapping back what it mapped: the shard's globals and arguments to the source's,
-/// and its copies of metadata to the originals. The source is then as it was.
+/// module, mapping back what it mapped (VMap, which also holds the declarations made on
+/// demand): the shard's globals, constants and arguments to the source's, and its copies
+/// of metadata to the originals. The source is then as it was.
 void moveBodiesBack(ArrayRef<std::pair<Function *, Function *>> Moved,
-                    ValueToValueMapTy &VMap, const Declarer &Decl) {
+                    ValueToValueMapTy &VMap) {
   if (Moved.empty())
     return;
   ValueToValueMapTy Rev;
   for (auto KV : VMap)
     if (!isa<Instruction>(KV.first) && !isa<BasicBlock>(KV.first) && KV.second)
       Rev[KV.second] = const_cast<Value *>(KV.first);
-  for (auto [D, Src] : Decl.Made)
-    Rev[D] = const_cast<GlobalValue *>(Src);
   for (auto &KV : VMap.MD())
     if (KV.second)
       Rev.MD()[KV.second.get()].reset(const_cast<Metadata *>(KV.first));
@@ -912,7 +911,7 @@ void writeShard(const Module &M, const Plan &P, const Layout &L, unsigned S,
 
   writeFile(Dir + "/shard." + std::to_string(S) + ".bc",
             [&](raw_ostream &OS) { WriteBitcodeToFile(*Shard, OS); });
-  moveBodiesBack(Moved, VMap, Decl);
+  moveBodiesBack(Moved, VMap);
 }
 
 /// Writes DIR/manifest: the target, the relocation model, each shard's predicted work
