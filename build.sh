@@ -4,7 +4,8 @@
 #   ./build.sh [--deps-only] [22|19]...        (default: 22 19)
 #
 # For each major NN: installs what is missing with apt-get (cmake, gcc, g++, make, llvm-NN-dev, clang-NN,
-# llvm-NN-tools, lld-NN, plus python3, valgrind, time, ninja-build for the --emit-ninja test, and npm),
+# llvm-NN-tools, lld-NN, plus python3, valgrind, time, ninja-build for the --emit-ninja test, npm, and
+# libmimalloc2.0 when the release has it),
 # configures build/ (LLVM 22) or build-NN/ (other majors) as a Release build against /usr/lib/llvm-NN, and
 # builds it with all cores.
 # sqlite3.c for the end-to-end test is passed as SHARD_SQLITE_C when it is known: from $SHARD_SQLITE_C, or
@@ -59,6 +60,9 @@ install_missing() {
 COMMON=(cmake make gcc g++ python3 valgrind time libxxhash-dev ninja-build)
 command -v npm >/dev/null 2>&1 || COMMON+=(npm)
 install_missing "${COMMON[@]}"
+# The allocator the driver preloads into the LLVM tools (--malloc in README.md): optional, so a
+# release without this package only warns.
+(install_missing libmimalloc2.0) || log "warning: no libmimalloc2.0: shard runs the LLVM tools with glibc's malloc"
 for m in "${MAJORS[@]}"; do
     install_missing "llvm-$m-dev" "clang-$m" "llvm-$m-tools" "lld-$m"
 done

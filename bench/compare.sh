@@ -16,6 +16,8 @@
 #
 # Contenders (LLVM tools from --llvm-bindir, default /usr/lib/llvm-22/bin; N = --jobs, default nproc):
 #   serial  clang -O2 -c IR -o serial.o
+#   serial-malloc  the same clang with the allocator shard preloads into its tools (`shard --version`
+#           names it; --malloc in README.md): how much of shard's lead is the allocator's (not by default)
 #   split   llvm-split -j N (hash placement, locals promoted to hidden globals), then N parallel
 #           `opt -O2 | llc -O2 -filetype=obj -relocation-model=pic`, then ld.lld -r; timed as a whole
 #   lto     ld.lld -r --lto-O2 --lto-partitions=N IR -o lto.o: full LTO of the module (lld's LTO pipeline,
@@ -78,8 +80,9 @@ usage() {
     cat <<'EOF'
 Options:
   --only LIST          inputs to run, comma-separated: sqlite, duckdb (default: sqlite,duckdb)
-  --contenders LIST    contenders to run, comma-separated: serial, split, lto, shard (default: all four;
-                       serial is the baseline of every ratio and of the output check)
+  --contenders LIST    contenders to run, comma-separated: serial, serial-malloc, split, lto, shard
+                       (default: serial, split, lto, shard; serial is the baseline of every ratio and
+                       of the output check)
   -j, --jobs N         parallelism N of split, lto and shard (default: nproc)
   --runs K             run each contender K times, report the fastest (default 1)
   --build DIR          Shard's build directory, with bin/shard (default: build; built with ./build.sh 22
@@ -145,7 +148,8 @@ for i in "${INPUT_LIST[@]}"; do
 done
 has_contender() { [[ ,$CONTENDERS, == *",$1,"* ]]; }
 for c in "${CONTENDER_LIST[@]}"; do
-    [[ $c =~ ^(serial|split|lto|shard)$ ]] || die "unknown contender '$c' (serial, split, lto, shard)"
+    [[ $c =~ ^(serial|serial-malloc|split|lto|shard)$ ]] ||
+        die "unknown contender '$c' (serial, serial-malloc, split, lto, shard)"
 done
 has_contender serial || warn "no serial contender: ratios and the output check have no baseline"
 # Serial first: it is the reference the others are checked against.
@@ -177,6 +181,11 @@ if has_contender shard && [[ ! -x $SHARD ]]; then
         ./build.sh 22 >&2
     fi
     [[ -x $SHARD ]] || die "$SHARD not found (build it, or --build DIR)"
+fi
+if has_contender serial-malloc; then
+    [[ -x $SHARD ]] || die "serial-malloc: $SHARD not found (it names the allocator; --build DIR)"
+    MALLOC=$("$SHARD" --version | sed -n 's/.*, malloc \(.*\))$/\1/p')
+    [[ $MALLOC == /* ]] || die "serial-malloc: shard preloads no allocator (apt-get install libmimalloc2.0)"
 fi
 
 # The memory sampler, rebuilt when its source changes.
@@ -314,6 +323,8 @@ contender_cmd() {
     case $1 in
     serial) CMD=("$CLANG" -O2 -c "$IR" -o "$o")
         CMD_TEXT="clang -O2 -c IR" ;;
+    serial-malloc) CMD=(env "LD_PRELOAD=$MALLOC" "$CLANG" -O2 -c "$IR" -o "$o")
+        CMD_TEXT="LD_PRELOAD=$(basename "$MALLOC") clang -O2 -c IR" ;;
     split) CMD=(bash "$SELF" __split "$BIN" "$JOBS" "$IR" "$o" "$W/split.d")
         CMD_TEXT="llvm-split -j $JOBS; $JOBS× (opt -O2 | llc -O2 -filetype=obj -relocation-model=pic) at once; ld.lld -r" ;;
     lto) CMD=("$BIN/ld.lld" -r --lto-O2 "--lto-partitions=$JOBS" "$IR" -o "$o")

@@ -9,6 +9,7 @@
 #include "manifest.h"
 #include "ninja.h"
 #include "opts.h"
+#include "preload.h"
 #include "proc.h"
 #include "report.h"
 #include "util.h"
@@ -183,6 +184,11 @@ int main(int argc, char **argv) {
     return ninja_after_split(argc, argv);
   opts_parse(&o, argc, argv);
   proc_init(o.verbose);
+  if (o.malloc_lib) {
+    preload_use(o.malloc_lib);
+    if (o.verbose)
+      note("allocator of the LLVM tools: %s (LD_PRELOAD)", o.malloc_lib);
+  }
   atexit(cleanup);
   js_init(o.verbose);
   preflight(&o);

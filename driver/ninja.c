@@ -34,6 +34,8 @@ void ninja_check(const struct opts *o) {
     check_text(*w, 0);
   if (o->mv_targets)
     check_text(o->mv_targets, 0);
+  if (o->malloc_lib)
+    check_text(o->malloc_lib, 0);
 }
 
 /* Writes S to F as a Ninja path on a build line: '$', ' ' and ':' escaped with '$'. */
@@ -231,10 +233,21 @@ static void write_file(FILE *f, const struct manifest *m, const struct opts *o,
         f);
   put_value(f, dir);
   fprintf(f, "\n\npool shard_jobs\n  depth = %d\n\n", o->jobs);
-  fputs("rule split\n  command = $cmd\n  description = $desc\n\n"
-        "rule compile\n  command = $cmd\n  description = $desc\n  pool = shard_jobs\n\n"
-        "rule link\n  command = $cmd\n  description = $desc\n\n",
-        f);
+  const char *cmdvar = "$cmd";
+  if (o->malloc_lib) { /* --malloc: as the driver runs the tools, after the caller's preloads */
+    char *lib = shell_word(o->malloc_lib);
+    char *set = fmt("LD_PRELOAD=\"${LD_PRELOAD:+$LD_PRELOAD:}\"%s && export LD_PRELOAD &&", lib);
+    fputs("preload = ", f);
+    put_value(f, set);
+    fputs("\n\n", f);
+    free(lib), free(set);
+    cmdvar = "$preload $cmd";
+  }
+  fprintf(f,
+          "rule split\n  command = %s\n  description = $desc\n\n"
+          "rule compile\n  command = %s\n  description = $desc\n  pool = shard_jobs\n\n"
+          "rule link\n  command = %s\n  description = $desc\n\n",
+          cmdvar, cmdvar, cmdvar);
 
   for (int k = 0; k < n; k++)
     av_pushf(&outs, "%s/shard.%d.bc", dir, k);

@@ -1,6 +1,7 @@
 /* opts: command-line parsing. */
 #define _XOPEN_SOURCE 700
 #include "opts.h"
+#include "preload.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -25,7 +26,7 @@ static const char usage_line[] =
     "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"
     "             [--keep-temps DIR] [--report FILE] [--time-trace FILE] [--launcher CMD]\n"
     "             [--max-mem SIZE] [--cache-dir DIR | --no-cache] [--cache-size SIZE]\n"
-    "             [--llvm-bindir DIR] [--plugin PATH] [--emit-ninja FILE]\n"
+    "             [--llvm-bindir DIR] [--plugin PATH] [--malloc LIB] [--emit-ninja FILE]\n"
     "             -o OUT INPUT\n";
 
 /* Prints --help text. */
@@ -63,6 +64,9 @@ static void help(void) {
          "  --llvm-bindir DIR   LLVM tools directory (default: $SHARD_LLVM_BINDIR or\n"
          "                      %s)\n"
          "  --plugin PATH       pass plugin (default: <shard dir>/../lib/ShardPlugin.so)\n"
+         "  --malloc LIB        allocator preloaded into opt, clang and the linker: a path,\n"
+         "                      'auto' (mimalloc, tcmalloc or jemalloc where installed) or\n"
+         "                      'none' (default: $SHARD_MALLOC, else auto)\n"
          "  --help              show this help\n"
          "  --version           show the version\n",
          usage_line, SHARD_LLVM_BINDIR);
@@ -186,12 +190,27 @@ static char **words(const char *v) {
   return w;
 }
 
+/* Returns the allocator to preload for --malloc V (NULL: as $SHARD_MALLOC, else auto), or NULL
+   for none; exits 2 when V names a file that cannot be read. */
+static const char *malloc_choice(const char *v) {
+  if (!v || !strcmp(v, "auto"))
+    return preload_find();
+  if (!*v || !strcmp(v, "none"))
+    return NULL;
+  if (strpbrk(v, " \t:"))
+    bad("cannot preload '%s': LD_PRELOAD cannot name a path with a blank or ':'", v);
+  if (access(v, R_OK))
+    bad("cannot read the --malloc library '%s': %s", v, strerror(errno));
+  return v;
+}
+
 /* Fills O from the command line; exits 0 for --help/--version and 2 on bad usage. */
 void opts_parse(struct opts *o, int argc, char **argv) {
   const char *v;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   *o = (struct opts){.jobs = cpus > 0 ? (int)cpus : 1, .olevel = 2, .cache_size = 2ULL << 30};
   int cache_given = 0, no_cache = 0;
+  const char *malloc_lib = getenv("SHARD_MALLOC");
   o->bindir = getenv("SHARD_LLVM_BINDIR");
   if (!o->bindir || !*o->bindir)
     o->bindir = SHARD_LLVM_BINDIR;
@@ -208,8 +227,9 @@ void opts_parse(struct opts *o, int argc, char **argv) {
       help();
       exit(0);
     } else if (!strcmp(a, "--version")) {
-      printf("shard %s (LLVM %d, tools in %s)\n", SHARD_VERSION, SHARD_LLVM_MAJOR,
-             SHARD_LLVM_BINDIR);
+      const char *lib = malloc_choice(malloc_lib);
+      printf("shard %s (LLVM %d, tools in %s, malloc %s)\n", SHARD_VERSION, SHARD_LLVM_MAJOR,
+             SHARD_LLVM_BINDIR, lib ? lib : "none");
       exit(0);
     } else if (!strcmp(a, "-v")) {
       o->verbose = 1;
@@ -251,6 +271,8 @@ void opts_parse(struct opts *o, int argc, char **argv) {
       o->bindir = v;
     } else if ((v = val(argc, argv, &i, "--plugin"))) {
       o->plugin = v;
+    } else if ((v = val(argc, argv, &i, "--malloc"))) {
+      malloc_lib = v;
     } else {
       bad("unknown option '%s'", a);
     }
@@ -272,6 +294,7 @@ void opts_parse(struct opts *o, int argc, char **argv) {
     o->keep = fmt("%s.d", o->ninja);
   if (!o->plugin)
     o->plugin = default_plugin();
+  o->malloc_lib = malloc_choice(malloc_lib);
   if (no_cache || o->ninja || (!cache_given && getenv("SHARD_NO_CACHE") &&
                                strcmp(getenv("SHARD_NO_CACHE"), "") &&
                                strcmp(getenv("SHARD_NO_CACHE"), "0")))

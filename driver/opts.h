@@ -18,6 +18,7 @@ struct opts {
   char **launcher;     /* --launcher CMD split into words (NULL-terminated), or NULL */
   const char *bindir;  /* directory of opt, clang, ld.lld, llvm-objcopy */
   const char *plugin;  /* ShardPlugin.so */
+  const char *malloc_lib; /* --malloc: allocator preloaded into the LLVM tools, or NULL */
   char *mv_targets;    /* --mv-targets, ':'-separated for the pipeline text, or NULL */
   const char *out;     /* -o */
   const char *input;   /* the .bc or .ll module */
