@@ -190,18 +190,21 @@ static char **words(const char *v) {
   return w;
 }
 
-/* Returns the allocator to preload for --malloc V (NULL: as $SHARD_MALLOC, else auto), or NULL
-   for none; exits 2 when V names a file that cannot be read. */
+/* Returns the absolute path of the allocator to preload for --malloc V (NULL: as $SHARD_MALLOC,
+   else auto), or NULL for none; exits 2 when V cannot be read or preloaded. */
 static const char *malloc_choice(const char *v) {
   if (!v || !strcmp(v, "auto"))
     return preload_find();
   if (!*v || !strcmp(v, "none"))
     return NULL;
-  if (strpbrk(v, " \t:"))
-    bad("cannot preload '%s': LD_PRELOAD cannot name a path with a blank or ':'", v);
-  if (access(v, R_OK))
+  char *path = realpath(v, NULL);
+  if (!path)
     bad("cannot read the --malloc library '%s': %s", v, strerror(errno));
-  return v;
+  if (strpbrk(path, " \t:"))
+    bad("cannot preload '%s': LD_PRELOAD cannot name a path with a blank or ':'", path);
+  if (access(path, R_OK))
+    bad("cannot read the --malloc library '%s': %s", v, strerror(errno));
+  return path;
 }
 
 /* Fills O from the command line; exits 0 for --help/--version and 2 on bad usage. */
