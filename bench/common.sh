@@ -1,12 +1,14 @@
 # Sourced by bench/costmodel.sh and bench/scaling.sh: bench_init INPUT BUILD_DIR sets
 # $build (absolute), $bindir (its LLVM tools, from its CMake cache), $work (a temporary
-# directory removed at exit) and $input (INPUT, or sqlite3.c's pre-optimisation IR made
-# in $work when INPUT is empty).
+# directory removed at exit), $input (INPUT, or sqlite3.c's pre-optimisation IR made
+# in $work when INPUT is empty) and $preload (the allocator the driver preloads into the
+# LLVM tools, from `shard --version`: a path, or empty).
 bench_init() {
   local here
   here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
   build=$(cd "${2:-$here/../build}" && pwd)
   bindir=$(sed -n 's/^SHARD_LLVM_BINDIR:INTERNAL=//p' "$build/CMakeCache.txt")
+  preload=$("$build/bin/shard" --version | sed -n 's/.*, malloc \(\/.*\))$/\1/p')
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
   input=$1

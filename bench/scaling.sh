@@ -8,7 +8,9 @@
 # writes no shard, with and without the verifier); from 4 parts on, part 0 verifies and writes
 # the manifest while the other parts write the shards (shard-split's writerOf). The model starts
 # phase 2 after phase 1, although the driver starts each shard's job as soon as the shard is
-# written: the model is conservative.
+# written: the model is conservative. The jobs and phase 1 run with the allocator the driver
+# preloads into its tools (`shard --version`); the serial compile is timed without it (the
+# reference) and with it.
 #   bench/scaling.sh [INPUT.bc] [SHARDS] [BUILD_DIR]   (default: sqlite3 IR, 64, build)
 set -euo pipefail
 # Every shard build compiles from scratch: a benchmark must not time the shard cache.
@@ -18,21 +20,26 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 shards=${2:-64}
 bench_init "${1:-}" "${3:-}"
-start=$(date +%s.%N)
-"$bindir/clang" -O2 -c "$input" -o "$work/serial.o"
-serial=$(echo "$(date +%s.%N) - $start" | bc)
+# Seconds that the command takes.
+timed() {
+  local start
+  start=$(date +%s.%N)
+  "$@" || exit 1 # (runs in $(...): end it, and the script)
+  echo "$(date +%s.%N) - $start" | bc
+}
+# The reference, and the same clang with the allocator the driver gives its tools (0: none).
+serial=$(timed "$bindir/clang" -O2 -c "$input" -o "$work/serial.o")
+serialm=0
+[ -z "$preload" ] || serialm=$(timed env LD_PRELOAD="$preload" "$bindir/clang" -O2 -c "$input" -o "$work/serial.o")
 # What every part does besides writing shards, timed as the driver runs a part: parse, plan,
 # place and promote, end without freeing the module (quick-exit); part 0 of 8 writes only the
 # manifest. With the verifier (part 0, which verifies the input after its files: verify) and
 # without (the other parts).
 mkdir -p "$work/p"
 plan() {
-  local start
-  start=$(date +%s.%N)
-  "$bindir/opt" -load-pass-plugin="$build/lib/ShardPlugin.so" \
+  timed env ${preload:+LD_PRELOAD="$preload"} "$bindir/opt" -load-pass-plugin="$build/lib/ShardPlugin.so" \
     -passes="shard-cost,shard-partition<shards=$shards>,shard-split<dir=$work/p;parts=8;part=0;quick-exit$1>" \
-    -disable-output -disable-verify "$input" || exit 1 # (runs in $(...): end it, and the script)
-  echo "$(date +%s.%N) - $start" | bc
+    -disable-output -disable-verify "$input"
 }
 plan=$(plan ";verify")
 plannv=$(plan "")
@@ -43,15 +50,17 @@ awk '/^shard [0-9]+ cost /{print $2, $4}' "$work/k/manifest" | sort -k1,1 >"$wor
 sed -n 's/^shard: shard \([0-9]*\) done: \([0-9.]*\) s.*/\1 \2/p' "$work/log" | sort -k1,1 >"$work/time"
 split=$(sed -n 's/^shard: phase 1 (split): \([0-9.]*\) s.*/\1/p' "$work/log")
 link=$(sed -n 's/^shard: phase 3 (link): \([0-9.]*\) s.*/\1/p' "$work/log")
-join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -v sp="$split" \
+join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -v serialm="$serialm" -v sp="$split" \
   -v link="$link" -v plan="$plan" -v plannv="$plannv" -v shards="$shards" '
   { cost[NR] = $2; t[NR] = $3; total += $3; if ($3 > crit) { crit = $3; critk = $1 } }
   END {
-    printf "serial clang -O2 -c: %.2f s; shard phases: split %.2f s (of which parse and plan %.2f s), link %.2f s; %d jobs, %.2f s in all\n",
-      serial, sp, plan, link, NR, total
+    printf "serial clang -O2 -c: %.2f s", serial
+    if (serialm > 0) printf " (%.2f s with the allocator of the driver)", serialm
+    printf "; shard phases: split %.2f s (of which parse and plan %.2f s), link %.2f s; %d jobs, %.2f s in all\n",
+      sp, plan, link, NR, total
     printf "critical path (largest job): shard %d, %.2f s\n\n", critk, crit
-    print "| workers P | split processes | phase 1 (s) | makespan (s) | modelled wall (s) | speedup vs serial |"
-    print "|---:|---:|---:|---:|---:|---:|"
+    print "| workers P | split processes | phase 1 (s) | makespan (s) | modelled wall (s) | speedup vs serial | vs serial with the allocator |"
+    print "|---:|---:|---:|---:|---:|---:|---:|"
     n = split(" 1 2 4 8 16 32 64", ps, " ")
     for (i = 1; i <= n; i++) {
       p = ps[i]; if (p > NR && p != 1) continue
@@ -62,6 +71,7 @@ join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -
       if (parts < 4) p1 = plan + (sp - plan) / parts  # part 0 verifies and writes too
       else { w = plannv + (sp - plan) / (parts - 1); p1 = w > plan ? w : plan }
       wall = p1 + mk + link
-      printf "| %d | %d | %.2f | %.2f | %.2f | %.2f |\n", p, parts, p1, mk, wall, serial / wall
+      printf "| %d | %d | %.2f | %.2f | %.2f | %.2f | %s |\n", p, parts, p1, mk, wall, serial / wall,
+        (serialm > 0 ? sprintf("%.2f", serialm / wall) : "-")
     }
   }'
