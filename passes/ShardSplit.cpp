@@ -974,9 +974,12 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   for (unsigned S = 0; S < P->NumShards; ++S)
     for (uint32_t I = 0; I < L.Defs.size(); ++I) {
       Functions[S] += Placed[S][I] == Own && isa<Function>(L.Defs[I]);
-      // An import is simplified and inlined but never compiled to code: half a copy.
-      if (Placed[S][I] != NotHere)
-        Work[S] += L.Cost[I] / (Placed[S][I] == Import ? 2 : 1);
+      // An import is simplified and inlined but never compiled to code: three quarters. A
+      // copy of a discardable group (a tiny linkonce_odr wrapper, as every C++ unit has
+      // them) is inlined and dropped: nothing. (Fitted to the job times of DuckDB's 32
+      // shards, r = 0.61 -> 0.76, and sqlite3's 16, 0.89 -> 0.88, README "Measurements".)
+      uint8_t Pl = Placed[S][I];
+      Work[S] += Pl == Import ? L.Cost[I] * 3 / 4 : Pl == Copy ? 0 : Pl != NotHere ? L.Cost[I] : 0;
     }
 
   // The manifest first, so that a driver may compile each shard as soon as it is written.

@@ -17,11 +17,18 @@
 ; RUN: rm -rf %t && mkdir -p %t/d %t/t0 %t/i0
 ; RUN: %opt-shard -passes='shard-partition<shards=2>,shard-split<dir=%t/d>' -disable-output %s
 ; RUN: llvm-dis %t/d/shard.0.bc -o - | FileCheck %s --check-prefix=DEFAULT
+; RUN: FileCheck %s --check-prefix=MAN < %t/d/manifest
 ; RUN: %opt-shard -passes='shard-partition<shards=2>,shard-split<dir=%t/t0;tiny-cost=0>' -disable-output %s
 ; RUN: llvm-dis %t/t0/shard.0.bc -o - | FileCheck %s --check-prefix=TINY0
 ; RUN: %opt-shard -passes='shard-partition<shards=2>,shard-split<dir=%t/i0;import-cost=0>' -disable-output %s
 ; RUN: llvm-dis %t/i0/shard.0.bc -o - | FileCheck %s --check-prefix=IMPORT0
 ; RUN: %opt-shard -passes='shard-split<dir=%t;tiny-cost=12>' -print-pipeline-passes -disable-output %s | FileCheck %s --check-prefix=PIPE
+
+; The manifest's predicted cost: what the shard holds (@a 1000, @ae 500), three quarters
+; of what it imports (@w 5, @m 80, @ae2 400: 3 + 60 + 300), nothing for its copies of
+; tiny wrappers (@t1..@t4: inlined and dropped); shard 1 imports @ae (375).
+; MAN: shard 0 cost 1863 functions 2
+; MAN-NEXT: shard 1 cost 1981 functions 10
 
 ; DEFAULT: define void @a()
 ; DEFAULT: define available_externally i32 @w(i32 %x)
