@@ -978,8 +978,10 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
       // copy of a discardable group (a tiny linkonce_odr wrapper, as every C++ unit has
       // them) is inlined and dropped: nothing. (Fitted to the job times of DuckDB's 32
       // shards, r = 0.61 -> 0.76, and sqlite3's 16, 0.89 -> 0.88, README "Measurements".)
-      uint8_t Pl = Placed[S][I];
-      Work[S] += Pl == Import ? L.Cost[I] * 3 / 4 : Pl == Copy ? 0 : Pl != NotHere ? L.Cost[I] : 0;
+      if (Placed[S][I] == Own || Placed[S][I] == Dup)
+        Work[S] += L.Cost[I];
+      else if (Placed[S][I] == Import)
+        Work[S] += L.Cost[I] * 3 / 4;
     }
 
   // The manifest first, so that a driver may compile each shard as soon as it is written.
