@@ -40,6 +40,8 @@ set -euo pipefail
 export SHARD_NO_CACHE=1
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/common.sh
+. "$ROOT/bench/common.sh"
 SELF="$ROOT/bench/compare.sh"
 log() { echo "==> compare: $*" >&2; }
 warn() { echo "compare: warning: $*" >&2; }
@@ -184,8 +186,8 @@ if has_contender shard && [[ ! -x $SHARD ]]; then
 fi
 if has_contender serial-malloc; then
     [[ -x $SHARD ]] || die "serial-malloc: $SHARD not found (it names the allocator; --build DIR)"
-    MALLOC=$("$SHARD" --version | sed -n 's/.*, malloc \(.*\))$/\1/p')
-    [[ $MALLOC == /* ]] || die "serial-malloc: shard preloads no allocator (apt-get install libmimalloc2.0)"
+    MALLOC=$(shard_malloc "$SHARD")
+    [[ -n $MALLOC ]] || die "serial-malloc: shard preloads no allocator (apt-get install libmimalloc2.0)"
 fi
 
 # The memory sampler, rebuilt when its source changes.

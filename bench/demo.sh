@@ -15,6 +15,8 @@ export SHARD_NO_CACHE=1
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
+# shellcheck source=bench/common.sh
+. "$ROOT/bench/common.sh"
 log() { echo "==> demo: $*" >&2; }
 die() { echo "demo: error: $*" >&2; exit 1; }
 
@@ -88,7 +90,7 @@ delta() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-") print "-"; 
 cat <<EOF
 
 sqlite $(head -1 "$W/clang.out" | awk '{print $2}'), $(nproc) cores, LLVM 22; same program output: $(tail -1 "$W/clang.out")
-shard's tools run with malloc $(build/bin/shard --version | sed -n 's/.*, malloc \(.*\))$/\1/p') (--malloc; clang here with glibc's; bench/compare.sh --contenders serial,serial-malloc,shard compares both)
+shard's tools run with malloc $(shard_malloc build/bin/shard) (--malloc; clang here with glibc's; bench/compare.sh --contenders serial,serial-malloc,shard compares both)
 
 | | \`clang-22 -O2 -c\` | \`shard -j$JOBS\` | shard vs clang |
 |---|---:|---:|---:|
