@@ -23,6 +23,7 @@
 #   lto     ld.lld -r --lto-O2 --lto-partitions=N IR -o lto.o: full LTO of the module (lld's LTO pipeline,
 #           serial), code generation split into N partitions on N threads
 #   shard   BUILD/bin/shard -j N [--shard-args] -o shard.o IR (with the LLVM tools it was built against)
+#   shard-pre  the same with --presimplify (README: shared functions simplified once; not by default)
 #
 # Measured per contender (the fastest of --runs K runs, runs interleaved across contenders):
 #   wall time and CPU time (user+sys of the whole process tree, /usr/bin/time), peak memory summed over the
@@ -82,7 +83,8 @@ usage() {
     cat <<'EOF'
 Options:
   --only LIST          inputs to run, comma-separated: sqlite, duckdb (default: sqlite,duckdb)
-  --contenders LIST    contenders to run, comma-separated: serial, serial-malloc, split, lto, shard
+  --contenders LIST    contenders to run, comma-separated: serial, serial-malloc, split, lto, shard,
+                       shard-pre
                        (default: serial, split, lto, shard; serial is the baseline of every ratio and
                        of the output check)
   -j, --jobs N         parallelism N of split, lto and shard (default: nproc)
@@ -150,8 +152,8 @@ for i in "${INPUT_LIST[@]}"; do
 done
 has_contender() { [[ ,$CONTENDERS, == *",$1,"* ]]; }
 for c in "${CONTENDER_LIST[@]}"; do
-    [[ $c =~ ^(serial|serial-malloc|split|lto|shard)$ ]] ||
-        die "unknown contender '$c' (serial, serial-malloc, split, lto, shard)"
+    [[ $c =~ ^(serial|serial-malloc|split|lto|shard|shard-pre)$ ]] ||
+        die "unknown contender '$c' (serial, serial-malloc, split, lto, shard, shard-pre)"
 done
 has_contender serial || warn "no serial contender: ratios and the output check have no baseline"
 # Serial first: it is the reference the others are checked against.
@@ -177,7 +179,7 @@ if [[ $VALGRIND == 1 ]] && ! command -v valgrind >/dev/null 2>&1; then
     VALGRIND=0
 fi
 SHARD=$BUILD/bin/shard
-if has_contender shard && [[ ! -x $SHARD ]]; then
+if { has_contender shard || has_contender shard-pre; } && [[ ! -x $SHARD ]]; then
     if [[ $BUILD == "$ROOT/build" ]]; then
         log "building Shard (./build.sh 22)"
         ./build.sh 22 >&2
@@ -333,6 +335,8 @@ contender_cmd() {
         CMD_TEXT="ld.lld -r --lto-O2 --lto-partitions=$JOBS IR" ;;
     shard) CMD=("$SHARD" -v -j "$JOBS" "${SHARD_EXTRA[@]}" -o "$o" "$IR")
         CMD_TEXT="shard -j $JOBS${SHARD_ARGS:+ $SHARD_ARGS} IR" ;;
+    shard-pre) CMD=("$SHARD" -v -j "$JOBS" --presimplify "${SHARD_EXTRA[@]}" -o "$o" "$IR")
+        CMD_TEXT="shard -j $JOBS --presimplify${SHARD_ARGS:+ $SHARD_ARGS} IR" ;;
     esac
 }
 
@@ -474,7 +478,7 @@ run_input() {
         [[ ${STRONG[$c]} == same || ${STRONG[$c]} == - ]] || PROBLEMS=$((PROBLEMS + 1))
         [[ ${LOST[$c]} == 0 || ${LOST[$c]} == - ]] || PROBLEMS=$((PROBLEMS + 1))
         case $c in
-        shard) NOTE[$c]=$(sed -n 's/^shard: phase 1 (split): \([0-9.]*\) s, \([0-9]*\) shards.*/\2 shards, split phase \1 s/p' "$W/shard.log" | head -1) ;;
+        shard | shard-pre) NOTE[$c]=$(sed -n 's/^shard: phase 1 (split): \([0-9.]*\) s, \([0-9]*\) shards.*/\2 shards, split phase \1 s/p' "$W/$c.log" | head -1) ;;
         split | lto) NOTE[$c]="$JOBS partitions" ;;
         esac
         best=$(sort -k2,2g "$W/$c.runs" | head -1 | cut -d' ' -f1)

@@ -20,6 +20,11 @@ int cmd_split_parts(const struct opts *o) {
   return o->jobs / 2 < 8 ? o->jobs / 2 : 8;
 }
 
+/* Whether the split simplifies what shards share (--presimplify; -O0 simplifies nothing). */
+int cmd_presimplifies(const struct opts *o) {
+  return o->presimplify && o->olevel > 0;
+}
+
 /* Phase 1, part PART of PARTS: opt with the plugin annotates, partitions and splits the input
    into DIR; with NOTIFY, it reports each file written on its file descriptor 3. opt ends as
    soon as the files are written (quick-exit: the module is not freed). Part 0 verifies the
@@ -32,8 +37,10 @@ void cmd_split(struct argv *a, const struct opts *o, const char *dir, int parts,
   char *mv = o->mv_targets ? fmt("shard-mv-annotate<targets=%s>,shard-mv,", o->mv_targets)
                            : xstrdup("");
   char *split = parts == 1 ? fmt("dir=%s", dir) : fmt("dir=%s;parts=%d;part=%d", dir, parts, part);
-  av_pushf(a, "-passes=%sshard-cost,shard-partition<shards=%d>,shard-split<%s%s;quick-exit%s>",
-           mv, o->shards, split, notify ? ";notify=3" : "", part == 0 ? ";verify" : "");
+  char *pre = cmd_presimplifies(o) ? fmt(";presimplify=%d", o->olevel) : xstrdup("");
+  av_pushf(a, "-passes=%sshard-cost,shard-partition<shards=%d>,shard-split<%s%s%s;quick-exit%s>",
+           mv, o->shards, split, pre, notify ? ";notify=3" : "", part == 0 ? ";verify" : "");
+  free(pre);
   free(split);
   free(mv);
   av_push(a, "-disable-output");
@@ -65,6 +72,9 @@ void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m,
   av_push(a, "-o");
   av_pushf(a, "%s/shard.%d.o", dir, k);
   av_push(a, reloc_flag(m->reloc));
+  /* The plugin has the simplification pipeline skip the functions the split simplified. */
+  if (cmd_presimplifies(o))
+    av_pushf(a, "-fpass-plugin=%s", o->plugin);
   /* ld -r cannot carry an address-significance table (it keeps a stale one that lld
      --icf=safe ignores with a warning), so the shards do not emit one, as llc did not. */
   av_push(a, "-fno-addrsig");

@@ -143,8 +143,8 @@ static struct cache_key output_key(const struct opts *o) {
     cache_hash_tool(h, t);
     free(t);
   }
-  char *opts = fmt("shards=%d O%d mv=%s", o->shards, o->olevel,
-                   o->mv_targets ? o->mv_targets : "");
+  char *opts = fmt("shards=%d O%d mv=%s pre=%d", o->shards, o->olevel,
+                   o->mv_targets ? o->mv_targets : "", cmd_presimplifies(o));
   cache_hash_str(h, opts);
   free(opts);
   return cache_hasher_done(h);

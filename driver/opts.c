@@ -24,7 +24,8 @@
 
 static const char usage_line[] =
     "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"
-    "             [--keep-temps DIR] [--report FILE] [--time-trace FILE] [--launcher CMD]\n"
+    "             [--presimplify] [--keep-temps DIR] [--report FILE] [--time-trace FILE]\n"
+    "             [--launcher CMD]\n"
     "             [--max-mem SIZE] [--cache-dir DIR | --no-cache] [--cache-size SIZE]\n"
     "             [--llvm-bindir DIR] [--plugin PATH] [--malloc LIB] [--emit-ninja FILE]\n"
     "             -o OUT INPUT\n";
@@ -45,6 +46,8 @@ static void help(void) {
          "  --mv-targets T1,T2  CPU multiversioning: clone the functions predicted to gain\n"
          "                      for these targets (x86-64-v2, x86-64-v3, x86-64-v4, haswell,\n"
          "                      znver4, ...) and dispatch at run time\n"
+         "  --presimplify       simplify once, in the split, the functions several shards\n"
+         "                      hold (imports, copies); the shard compiles skip them\n"
          "  --keep-temps DIR    work in DIR (created if missing) and keep its files\n"
          "  -v                  print commands and phase timings to stderr\n"
          "  --report FILE       write JSON: per shard predicted cost, time, memory; summary\n"
@@ -260,6 +263,8 @@ void opts_parse(struct opts *o, int argc, char **argv) {
       o->shards = num("--shards", v, 0, MAX_SHARDS);
     } else if ((v = val(argc, argv, &i, "--mv-targets"))) {
       o->mv_targets = mv_list(v);
+    } else if (!strcmp(a, "--presimplify")) {
+      o->presimplify = 1;
     } else if ((v = val(argc, argv, &i, "--report"))) {
       o->report = v;
     } else if ((v = val(argc, argv, &i, "--time-trace"))) {

@@ -20,6 +20,7 @@ struct opts {
   const char *plugin;  /* ShardPlugin.so */
   const char *malloc_lib; /* --malloc: allocator preloaded into the LLVM tools, or NULL */
   char *mv_targets;    /* --mv-targets, ':'-separated for the pipeline text, or NULL */
+  int presimplify;     /* --presimplify: simplify once what shards share (-O1..-O3 only) */
   const char *out;     /* -o */
   const char *input;   /* the .bc or .ll module */
 };

@@ -21,6 +21,7 @@ class Constant;
 class Function;
 class GlobalValue;
 class Module;
+class PassBuilder;
 class raw_ostream;
 } // namespace llvm
 
@@ -31,6 +32,8 @@ inline constexpr const char *CostMD = "shard.cost";           // function: !{i64
 inline constexpr const char *TotalCostMD = "shard.total_cost"; // named: !{!{i64 total}}
 inline constexpr const char *ShardMD = "shard.partition";     // global object: !{i32 shard}
 inline constexpr const char *PlanMD = "shard.plan";           // named: see README
+// Function attribute: simplified by the split (Presimplify.cpp).
+inline constexpr const char *PresimplifiedAttr = "shard-presimplified";
 
 /// Predicted compile cost of a function body (0 for declarations).
 uint64_t computeCost(const llvm::Function &F);
@@ -115,7 +118,14 @@ struct SplitLimits {
   bool QuickExit = false; // end opt after the last file: no teardown, no final verifier
   bool Verify = false;    // verify the input once the files are written (opt -disable-verify)
   bool CopyBodies = false; // copy every body into its shard, never borrow the owner's
+  unsigned Presimplify = 0; // -O level (1-3) at which to simplify once what shards share
 };
+
+/// Runs the module simplification pipeline of -O<Level> over M (the split's closure).
+void simplifyClosure(llvm::Module &M, unsigned Level);
+/// Has the optional passes of the simplification pipeline skip the functions marked
+/// PresimplifiedAttr (in the shard compiles).
+void registerPresimplifiedSkip(llvm::PassBuilder &PB);
 
 
 /// shard-split<dir=PATH;...>: writes one module per shard and a manifest into PATH.

@@ -701,6 +701,124 @@ void moveBodiesBack(ArrayRef<std::pair<Function *, Function *>> Moved,
   }
 }
 
+/// Gives back to the source module what a pass created in the closure module: a
+/// declaration of the same name (intrinsics, library functions), or a copy of a new
+/// variable (a constant).
+struct Returner final : ValueMaterializer {
+  Module &M;
+  std::vector<std::pair<GlobalVariable *, const GlobalVariable *>> Vars; // copy, original
+  explicit Returner(Module &M) : M(M) {}
+  Value *materialize(Value *V) override {
+    auto *GV = dyn_cast<GlobalValue>(V);
+    if (!GV)
+      return nullptr;
+    if (auto *F = dyn_cast<Function>(GV)) {
+      if (!F->isDeclaration())
+        fail("presimplify made a new function " + displayName(*F));
+      if (Function *E = M.getFunction(F->getName()); E && E->getFunctionType() == F->getFunctionType())
+        return E;
+      Function *D = Function::Create(F->getFunctionType(), F->getLinkage(), F->getAddressSpace(),
+                                     F->getName(), &M);
+      D->copyAttributesFrom(F);
+      return D;
+    }
+    auto *SV = dyn_cast<GlobalVariable>(GV);
+    if (!SV || !SV->hasLocalLinkage())
+      fail("presimplify made a new global " + displayName(*GV));
+    auto *NV = new GlobalVariable(M, SV->getValueType(), SV->isConstant(), SV->getLinkage(),
+                                  nullptr, SV->getName(), nullptr, SV->getThreadLocalMode(),
+                                  SV->getAddressSpace());
+    NV->copyAttributesFrom(SV);
+    Vars.push_back({NV, SV});
+    return NV;
+  }
+};
+
+/// Simplifies once the functions that shards import or copy (Presimplify.cpp). They are
+/// cloned, with the rest of what shards hold besides their own definitions (the small
+/// locals they copy privately, the constants they import), into a closure module, where
+/// the simplification pipeline of -O<Level> runs over them all; the simplified bodies and
+/// the attributes inferred for them then replace the originals, marked, for every shard
+/// that holds them, the owner too. What they refer to is collected again, so that the
+/// locals they now name are promoted like any other.
+void presimplifyShared(Module &M, Layout &L, const std::vector<std::vector<uint8_t>> &Placed,
+                       const SplitLimits &Lim) {
+  enum : uint8_t { Out, Context, Simplified };
+  std::vector<uint8_t> Role(L.Defs.size(), Out);
+  for (const std::vector<uint8_t> &P : Placed)
+    for (uint32_t I = 0; I < L.Defs.size(); ++I)
+      if (P[I] == Import || P[I] == Copy)
+        Role[I] = isa<Function>(L.Defs[I]) && !L.BlocksTaken[I] ? Simplified : Context;
+      else if (P[I] == Dup && Role[I] == Out)
+        Role[I] = Context;
+  std::vector<uint32_t> Held;
+  for (uint32_t I = 0; I < L.Defs.size(); ++I)
+    if (Role[I] != Out)
+      Held.push_back(I);
+  if (Held.empty())
+    return;
+
+  std::unique_ptr<Module> C = emptyLike(M);
+  ValueToValueMapTy VMap;
+  Declarer Decl(*C);
+  std::vector<std::pair<Function *, Function *>> Moved;
+  cloneShard(L, Held, [](uint32_t) { return false; }, VMap, Decl, Moved);
+  // Nothing is dropped, renamed or given a new signature: every definition is used.
+  std::vector<GlobalValue *> Keep;
+  for (uint32_t I : Held)
+    Keep.push_back(cast<GlobalValue>(VMap[L.Defs[I]]));
+  appendToCompilerUsed(*C, Keep);
+  // The input is verified only after the split (ShardSplitPass::run): what the pipeline
+  // runs on must be valid first.
+  bool BrokenDebugInfo = false;
+  if (Lim.Verify && verifyModule(*C, &errs(), &BrokenDebugInfo))
+    fail("input module '" + M.getModuleIdentifier() + "' is broken");
+  simplifyClosure(*C, Lim.Presimplify);
+
+  ValueToValueMapTy Rev;
+  // The map follows replacements (a pass that rewrites an argument's uses leaves it
+  // naming the new value): only globals still mapped to globals are taken from it.
+  for (auto KV : VMap)
+    if (isa<GlobalValue>(KV.first) && KV.second && isa<GlobalValue>(KV.second))
+      Rev[KV.second] = const_cast<Value *>(KV.first);
+  for (auto &KV : VMap.MD())
+    if (KV.second)
+      Rev.MD()[KV.second.get()].reset(const_cast<Metadata *>(KV.first));
+  Returner Ret(M); // (the map holds the declarations made on demand, unless a pass dropped them)
+  const RemapFlags Flags = RF_IgnoreMissingLocals;
+  auto Map = [&](const Constant *V) { return MapValue(V, Rev, Flags, nullptr, &Ret); };
+  for (uint32_t I : Held) {
+    if (Role[I] != Simplified)
+      continue;
+    auto *F = cast<Function>(L.Defs[I]);
+    auto *CF = cast<Function>(VMap[F]);
+    F->dropAllReferences(); // the body, personality and attachments; not the linkage
+    F->setAttributes(CF->getAttributes());
+    F->addFnAttr(PresimplifiedAttr);
+    SmallVector<std::pair<unsigned, MDNode *>, 1> MDs;
+    CF->getAllMetadata(MDs);
+    for (auto &[Kind, MD] : MDs)
+      F->addMetadata(Kind, *MapMetadata(MD, Rev, Flags, nullptr, &Ret));
+    for (auto [A, CA] : zip(F->args(), CF->args()))
+      Rev[&CA] = &A;
+    F->splice(F->end(), CF);
+    for (Instruction &Inst : instructions(*F)) {
+      RemapInstruction(&Inst, Rev, Flags, nullptr, &Ret);
+      RemapDbgRecordRange(&M, Inst.getDbgRecordRange(), Rev, Flags, nullptr, &Ret);
+    }
+    F->setPersonalityFn(CF->hasPersonalityFn() ? Map(CF->getPersonalityFn()) : nullptr);
+    F->setPrefixData(CF->hasPrefixData() ? Map(CF->getPrefixData()) : nullptr);
+    F->setPrologueData(CF->hasPrologueData() ? Map(CF->getPrologueData()) : nullptr);
+    L.Refs[I].clear();
+    L.Calls[I].clear();
+    collectDefRefs(*F, L, L.Refs[I]);
+    collectCallees(*F, L, L.Calls[I]);
+  }
+  for (size_t K = 0; K < Ret.Vars.size(); ++K) // grows while initialisers are mapped
+    if (Ret.Vars[K].second->hasInitializer())
+      Ret.Vars[K].first->setInitializer(Map(Ret.Vars[K].second->getInitializer()));
+}
+
 /// Puts the shard's functions and variables in the source module's order (declarations
 /// were made in order of first use), so that shards read like the input.
 void sortLikeSource(Module &Shard, const Layout &L, ArrayRef<uint32_t> Held,
@@ -966,6 +1084,8 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   std::vector<std::vector<uint8_t>> Placed(P->NumShards);
   for (unsigned S = 0; S < P->NumShards; ++S)
     placeShard(L, Limits, S, Placed[S]);
+  if (Limits.Presimplify)
+    presimplifyShared(M, L, Placed, Limits);
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
   keepAlive(L, P->NumShards, Placed);
 
@@ -1044,6 +1164,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";verify";
   if (Limits.CopyBodies)
     OS << ";copy-bodies";
+  if (Limits.Presimplify)
+    OS << ";presimplify=" << Limits.Presimplify;
   OS << ">";
 }
 

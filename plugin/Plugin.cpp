@@ -114,12 +114,15 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       return Lim.Verify = true;
     if (Key == "copy-bodies" && Value.empty())
       return Lim.CopyBodies = true;
+    if (Key == "presimplify")
+      return (!Value.getAsInteger(10, Lim.Presimplify) && Lim.Presimplify <= 3) ||
+             badParam("shard-split", Param, "expected an optimisation level from 0 to 3");
     auto It = Numbers.find(Key);
     if (It == Numbers.end())
       return badParam("shard-split", Param,
                       "expected dir=PATH, import-cost=N, dup-cost=N, import-depth=N, "
                       "tiny-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
-                      "quick-exit, verify or copy-bodies");
+                      "presimplify=L, quick-exit, verify or copy-bodies");
     if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16))
       return badParam("shard-split", Param,
                       Key == "import-depth" ? "expected an integer from 0 to 16"
@@ -222,6 +225,7 @@ void registerCallbacks(PassBuilder &PB) {
     PIC->addClassToPassName(shard::MVClonePass::name(), "shard-mv");
   }
   PB.registerPipelineParsingCallback(parseModulePass);
+  shard::registerPresimplifiedSkip(PB);
   // OptimizerEarly: after the inliner and the function simplification pipeline,
   // before the loop vectoriser (LLVM 20 added the LTO phase argument).
 #if LLVM_VERSION_MAJOR >= 20

@@ -44,6 +44,10 @@
 ; RUN:   | FileCheck --check-prefix=DEPTH %s
 ; DEPTH: shard-split: invalid parameter 'import-depth=17': expected an integer from 0 to 16
 ;
+; RUN: not %opt-shard -passes='shard-split<dir=x;presimplify=4>' -disable-output %s 2>&1 \
+; RUN:   | FileCheck --check-prefix=PRE %s
+; PRE: shard-split: invalid parameter 'presimplify=4': expected an optimisation level from 0 to 3
+;
 ; shard-split without a plan, or into a directory that does not exist: fatal, and
 ; nothing is written.
 ; RUN: rm -rf %t && mkdir %t
