@@ -37,7 +37,10 @@ void cmd_split(struct argv *a, const struct opts *o, const char *dir, int parts,
   char *mv = o->mv_targets ? fmt("shard-mv-annotate<targets=%s>,shard-mv,", o->mv_targets)
                            : xstrdup("");
   char *split = parts == 1 ? fmt("dir=%s", dir) : fmt("dir=%s;parts=%d;part=%d", dir, parts, part);
-  char *pre = cmd_presimplifies(o) ? fmt(";presimplify=%d", o->olevel) : xstrdup("");
+  /* The split's share of the job slots simplifies the closure (not the output's concern). */
+  int threads = o->jobs / parts < 1 ? 1 : o->jobs / parts > 8 ? 8 : o->jobs / parts;
+  char *pre = cmd_presimplifies(o) ? fmt(";presimplify=%d;threads=%d", o->olevel, threads)
+                                   : xstrdup("");
   av_pushf(a, "-passes=%sshard-cost,shard-partition<shards=%d>,shard-split<%s%s%s;quick-exit%s>",
            mv, o->shards, split, pre, notify ? ";notify=3" : "", part == 0 ? ";verify" : "");
   free(pre);

@@ -119,6 +119,7 @@ struct SplitLimits {
   bool Verify = false;    // verify the input once the files are written (opt -disable-verify)
   bool CopyBodies = false; // copy every body into its shard, never borrow the owner's
   unsigned Presimplify = 0; // -O level (1-3) at which to simplify once what shards share
+  unsigned Threads = 1;     // threads that simplify it (the output does not depend on them)
 };
 
 /// Runs the module simplification pipeline of -O<Level> over M (the split's closure).

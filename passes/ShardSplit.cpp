@@ -19,6 +19,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
@@ -42,7 +43,10 @@
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
+#include <thread>
 #include <unistd.h>
 
 using namespace llvm;
@@ -734,13 +738,62 @@ struct Returner final : ValueMaterializer {
   }
 };
 
+/// Gives F the body CF (in another module of the same context) and CF's attributes,
+/// marked presimplified, mapping with Rev what CF refers to back to the source module
+/// (Ret makes what a pass created there); then collects again what F refers to.
+void graftBody(Function &F, Function &CF, ValueToValueMapTy &Rev, Returner &Ret, Layout &L,
+               uint32_t I) {
+  const RemapFlags Flags = RF_IgnoreMissingLocals;
+  auto Map = [&](const Constant *V) { return MapValue(V, Rev, Flags, nullptr, &Ret); };
+  F.dropAllReferences(); // the body, personality and attachments; not the linkage
+  F.setAttributes(CF.getAttributes());
+  F.addFnAttr(PresimplifiedAttr);
+  SmallVector<std::pair<unsigned, MDNode *>, 1> MDs;
+  CF.getAllMetadata(MDs);
+  for (auto &[Kind, MD] : MDs)
+    F.addMetadata(Kind, *MapMetadata(MD, Rev, Flags, nullptr, &Ret));
+  for (auto [A, CA] : zip(F.args(), CF.args()))
+    Rev[&CA] = &A;
+  F.splice(F.end(), &CF);
+  for (Instruction &Inst : instructions(F)) {
+    RemapInstruction(&Inst, Rev, Flags, nullptr, &Ret);
+    RemapDbgRecordRange(F.getParent(), Inst.getDbgRecordRange(), Rev, Flags, nullptr, &Ret);
+  }
+  F.setPersonalityFn(CF.hasPersonalityFn() ? Map(CF.getPersonalityFn()) : nullptr);
+  F.setPrefixData(CF.hasPrefixData() ? Map(CF.getPrefixData()) : nullptr);
+  F.setPrologueData(CF.hasPrologueData() ? Map(CF.getPrologueData()) : nullptr);
+  L.Refs[I].clear();
+  L.Calls[I].clear();
+  collectDefRefs(F, L, L.Refs[I]);
+  collectCallees(F, L, L.Calls[I]);
+}
+
+/// Completes the variables Ret made: their initialisers, mapped like the bodies.
+void finishReturned(Returner &Ret, ValueToValueMapTy &Rev) {
+  for (size_t K = 0; K < Ret.Vars.size(); ++K) // grows while initialisers are mapped
+    if (Ret.Vars[K].second->hasInitializer())
+      Ret.Vars[K].first->setInitializer(
+          MapValue(Ret.Vars[K].second->getInitializer(), Rev, RF_IgnoreMissingLocals, nullptr, &Ret));
+}
+
+/// How many groups the closure is simplified in (presimplifyShared): a fixed function of
+/// the closure's size, never of the threads that run them, so that the output is the same.
+unsigned closureGroups(size_t Members) { return unsigned(std::clamp<size_t>(Members / 2048, 1, 8)); }
+
 /// Simplifies once the functions that shards import or copy (Presimplify.cpp). They are
 /// cloned, with the rest of what shards hold besides their own definitions (the small
 /// locals they copy privately, the constants they import), into a closure module, where
-/// the simplification pipeline of -O<Level> runs over them all; the simplified bodies and
-/// the attributes inferred for them then replace the originals, marked, for every shard
-/// that holds them, the owner too. What they refer to is collected again, so that the
-/// locals they now name are promoted like any other.
+/// the simplification pipeline of -O<Level> runs over them; the simplified bodies and the
+/// attributes inferred for them then replace the originals, marked, for every shard that
+/// holds them, the owner too. What they refer to is collected again, so that the locals
+/// they now name are promoted like any other.
+///
+/// The closure is simplified in groups (closureGroups), on up to Lim.Threads threads, each
+/// group in a context of its own: the functions of a range of the module (by cost) with
+/// what they refer to in the closure, the rest only declared. A function's simplified body
+/// depends on what it calls, which its group holds, and not on the threads. A module with
+/// debug info is simplified in one group, in the module's own context (its debug metadata
+/// would not survive the trip between contexts).
 void presimplifyShared(Module &M, Layout &L, const std::vector<std::vector<uint8_t>> &Placed,
                        const SplitLimits &Lim) {
   enum : uint8_t { Out, Context, Simplified };
@@ -751,72 +804,162 @@ void presimplifyShared(Module &M, Layout &L, const std::vector<std::vector<uint8
         Role[I] = isa<Function>(L.Defs[I]) && !L.BlocksTaken[I] ? Simplified : Context;
       else if (P[I] == Dup && Role[I] == Out)
         Role[I] = Context;
-  std::vector<uint32_t> Held;
-  for (uint32_t I = 0; I < L.Defs.size(); ++I)
+  std::vector<uint32_t> Held, Members;
+  for (uint32_t I = 0; I < L.Defs.size(); ++I) {
     if (Role[I] != Out)
       Held.push_back(I);
-  if (Held.empty())
+    if (Role[I] == Simplified)
+      Members.push_back(I);
+  }
+  if (Members.empty())
     return;
 
-  std::unique_ptr<Module> C = emptyLike(M);
-  ValueToValueMapTy VMap;
-  Declarer Decl(*C);
-  std::vector<std::pair<Function *, Function *>> Moved;
-  cloneShard(L, Held, [](uint32_t) { return false; }, VMap, Decl, Moved);
-  // Nothing is dropped, renamed or given a new signature: every definition is used.
-  std::vector<GlobalValue *> Keep;
-  for (uint32_t I : Held)
-    Keep.push_back(cast<GlobalValue>(VMap[L.Defs[I]]));
-  appendToCompilerUsed(*C, Keep);
-  // The input is verified only after the split (ShardSplitPass::run): what the pipeline
-  // runs on must be valid first.
-  bool BrokenDebugInfo = false;
-  if (Lim.Verify && verifyModule(*C, &errs(), &BrokenDebugInfo))
-    fail("input module '" + M.getModuleIdentifier() + "' is broken");
-  simplifyClosure(*C, Lim.Presimplify);
+  // A closure module for the definitions Defs (layout indices, in module order), where
+  // nothing is dropped, renamed or given a new signature: every definition is used. The
+  // input is verified only after the split (ShardSplitPass::run): what the pipeline runs
+  // on must be valid first.
+  auto Closure = [&](ArrayRef<uint32_t> Defs, ValueToValueMapTy &VMap) {
+    std::unique_ptr<Module> C = emptyLike(M);
+    Declarer Decl(*C);
+    std::vector<std::pair<Function *, Function *>> Moved;
+    cloneShard(L, Defs, [](uint32_t) { return false; }, VMap, Decl, Moved);
+    std::vector<GlobalValue *> Keep;
+    for (uint32_t I : Defs)
+      Keep.push_back(cast<GlobalValue>(VMap[L.Defs[I]]));
+    appendToCompilerUsed(*C, Keep);
+    bool BrokenDebugInfo = false;
+    if (Lim.Verify && verifyModule(*C, &errs(), &BrokenDebugInfo))
+      fail("input module '" + M.getModuleIdentifier() + "' is broken");
+    return C;
+  };
+  // The source globals of the closure's (the map follows replacements: a pass that
+  // rewrites an argument's uses leaves it naming the new value; only globals still mapped
+  // to globals count, with the declarations made on demand that no pass dropped).
+  auto Back = [](ValueToValueMapTy &VMap, function_ref<void(GlobalValue &, GlobalValue &)> Fn) {
+    for (auto KV : VMap)
+      if (auto *GV = dyn_cast<GlobalValue>(KV.first))
+        if (auto *CV = dyn_cast_or_null<GlobalValue>(static_cast<Value *>(KV.second)))
+          Fn(*CV, *const_cast<GlobalValue *>(GV));
+  };
 
-  ValueToValueMapTy Rev;
-  // The map follows replacements (a pass that rewrites an argument's uses leaves it
-  // naming the new value): only globals still mapped to globals are taken from it.
-  for (auto KV : VMap)
-    if (isa<GlobalValue>(KV.first) && KV.second && isa<GlobalValue>(KV.second))
-      Rev[KV.second] = const_cast<Value *>(KV.first);
-  for (auto &KV : VMap.MD())
-    if (KV.second)
-      Rev.MD()[KV.second.get()].reset(const_cast<Metadata *>(KV.first));
-  Returner Ret(M); // (the map holds the declarations made on demand, unless a pass dropped them)
-  const RemapFlags Flags = RF_IgnoreMissingLocals;
-  auto Map = [&](const Constant *V) { return MapValue(V, Rev, Flags, nullptr, &Ret); };
-  for (uint32_t I : Held) {
-    if (Role[I] != Simplified)
-      continue;
-    auto *F = cast<Function>(L.Defs[I]);
-    auto *CF = cast<Function>(VMap[F]);
-    F->dropAllReferences(); // the body, personality and attachments; not the linkage
-    F->setAttributes(CF->getAttributes());
-    F->addFnAttr(PresimplifiedAttr);
-    SmallVector<std::pair<unsigned, MDNode *>, 1> MDs;
-    CF->getAllMetadata(MDs);
-    for (auto &[Kind, MD] : MDs)
-      F->addMetadata(Kind, *MapMetadata(MD, Rev, Flags, nullptr, &Ret));
-    for (auto [A, CA] : zip(F->args(), CF->args()))
-      Rev[&CA] = &A;
-    F->splice(F->end(), CF);
-    for (Instruction &Inst : instructions(*F)) {
-      RemapInstruction(&Inst, Rev, Flags, nullptr, &Ret);
-      RemapDbgRecordRange(&M, Inst.getDbgRecordRange(), Rev, Flags, nullptr, &Ret);
-    }
-    F->setPersonalityFn(CF->hasPersonalityFn() ? Map(CF->getPersonalityFn()) : nullptr);
-    F->setPrefixData(CF->hasPrefixData() ? Map(CF->getPrefixData()) : nullptr);
-    F->setPrologueData(CF->hasPrologueData() ? Map(CF->getPrologueData()) : nullptr);
-    L.Refs[I].clear();
-    L.Calls[I].clear();
-    collectDefRefs(*F, L, L.Refs[I]);
-    collectCallees(*F, L, L.Calls[I]);
+  Returner Ret(M);
+  if (!M.debug_compile_units().empty()) {
+    ValueToValueMapTy VMap;
+    std::unique_ptr<Module> C = Closure(Held, VMap);
+    simplifyClosure(*C, Lim.Presimplify);
+    ValueToValueMapTy Rev;
+    Back(VMap, [&](GlobalValue &CV, GlobalValue &GV) { Rev[&CV] = &GV; });
+    for (auto &KV : VMap.MD())
+      if (KV.second)
+        Rev.MD()[KV.second.get()].reset(const_cast<Metadata *>(KV.first));
+    for (uint32_t I : Members)
+      graftBody(*cast<Function>(L.Defs[I]), *cast<Function>(VMap[L.Defs[I]]), Rev, Ret, L, I);
+    finishReturned(Ret, Rev);
+    return;
   }
-  for (size_t K = 0; K < Ret.Vars.size(); ++K) // grows while initialisers are mapped
-    if (Ret.Vars[K].second->hasInitializer())
-      Ret.Vars[K].first->setInitializer(Map(Ret.Vars[K].second->getInitializer()));
+
+  // Groups: ranges of the members of about the same cost, each with what it refers to in
+  // the closure (transitively), in module order.
+  unsigned G = closureGroups(Members.size());
+  uint64_t Total = 0, Sum = 0;
+  for (uint32_t I : Members)
+    Total += L.Cost[I] + 1;
+  std::vector<std::vector<uint32_t>> GroupMembers(G), GroupDefs(G);
+  for (uint32_t I : Members) {
+    GroupMembers[std::min<uint64_t>(G - 1, Sum * G / Total)].push_back(I);
+    Sum += L.Cost[I] + 1;
+  }
+  std::vector<uint8_t> Seen(L.Defs.size());
+  for (unsigned Gr = 0; Gr < G; ++Gr) {
+    std::fill(Seen.begin(), Seen.end(), 0);
+    std::vector<uint32_t> Work = GroupMembers[Gr];
+    for (uint32_t I : Work)
+      Seen[I] = 1;
+    while (!Work.empty()) {
+      uint32_t I = Work.back();
+      Work.pop_back();
+      GroupDefs[Gr].push_back(I);
+      for (uint32_t R : L.Refs[I])
+        if (Role[R] != Out && !Seen[R]) {
+          Seen[R] = 1;
+          Work.push_back(R);
+        }
+    }
+    llvm::sort(GroupDefs[Gr]);
+  }
+  // Each group's closure module as bitcode, every global named (unnamed ones get a name),
+  // and the source global of each name.
+  std::vector<SmallVector<char, 0>> Bitcode(G);
+  std::vector<StringMap<GlobalValue *>> Orig(G);
+  std::vector<std::vector<std::string>> MemberNames(G);
+  for (unsigned Gr = 0; Gr < G; ++Gr) {
+    ValueToValueMapTy VMap;
+    std::unique_ptr<Module> C = Closure(GroupDefs[Gr], VMap);
+    for (GlobalValue &GV : C->global_values())
+      if (!GV.hasName())
+        GV.setName("shard.unnamed");
+    Back(VMap, [&](GlobalValue &CV, GlobalValue &GV) { Orig[Gr][CV.getName()] = &GV; });
+    for (uint32_t I : GroupMembers[Gr])
+      MemberNames[Gr].push_back(VMap[L.Defs[I]]->getName().str());
+    raw_svector_ostream OS(Bitcode[Gr]);
+    WriteBitcodeToFile(*C, OS);
+  }
+
+  // Each group in a context of its own, on up to Lim.Threads threads: read, simplified,
+  // written back with only its members' bodies.
+  std::vector<std::string> Error(G);
+  std::atomic<unsigned> Next{0};
+  auto Worker = [&] {
+    for (unsigned Gr; (Gr = Next++) < G;) {
+      LLVMContext Ctx;
+      Expected<std::unique_ptr<Module>> Mod = parseBitcodeFile(
+          MemoryBufferRef(StringRef(Bitcode[Gr].data(), Bitcode[Gr].size()), "closure"), Ctx);
+      if (!Mod) {
+        Error[Gr] = toString(Mod.takeError());
+        continue;
+      }
+      simplifyClosure(**Mod, Lim.Presimplify);
+      StringSet<> Keep;
+      for (const std::string &N : MemberNames[Gr])
+        Keep.insert(N);
+      for (Function &F : **Mod)
+        if (!F.isDeclaration() && !Keep.contains(F.getName())) {
+          F.deleteBody();
+          F.setComdat(nullptr);
+        }
+      Bitcode[Gr].clear();
+      raw_svector_ostream OS(Bitcode[Gr]);
+      WriteBitcodeToFile(**Mod, OS);
+    }
+  };
+  std::vector<std::thread> Pool;
+  for (unsigned T = 1; T < std::min(Lim.Threads, G); ++T)
+    Pool.emplace_back(Worker);
+  Worker();
+  for (std::thread &T : Pool)
+    T.join();
+
+  // Back in the source module's context, group by group: the members' bodies replace the
+  // originals; what they refer to is found by name.
+  for (unsigned Gr = 0; Gr < G; ++Gr) {
+    if (!Error[Gr].empty())
+      fail("presimplify: cannot read a closure module back: " + Error[Gr]);
+    Expected<std::unique_ptr<Module>> R = parseBitcodeFile(
+        MemoryBufferRef(StringRef(Bitcode[Gr].data(), Bitcode[Gr].size()), "simplified"),
+        M.getContext());
+    if (!R)
+      fail("presimplify: cannot read a simplified closure module: " + toString(R.takeError()));
+    ValueToValueMapTy Rev;
+    for (GlobalValue &GV : (*R)->global_values())
+      if (auto It = Orig[Gr].find(GV.getName()); It != Orig[Gr].end())
+        Rev[&GV] = It->second;
+    for (size_t K = 0; K < GroupMembers[Gr].size(); ++K) {
+      uint32_t I = GroupMembers[Gr][K];
+      graftBody(*cast<Function>(L.Defs[I]), *(*R)->getFunction(MemberNames[Gr][K]), Rev, Ret, L,
+                I);
+    }
+    finishReturned(Ret, Rev);
+  }
 }
 
 /// Puts the shard's functions and variables in the source module's order (declarations
@@ -1166,6 +1309,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";copy-bodies";
   if (Limits.Presimplify)
     OS << ";presimplify=" << Limits.Presimplify;
+  if (Limits.Threads != D.Threads)
+    OS << ";threads=" << Limits.Threads;
   OS << ">";
 }
 

@@ -95,7 +95,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
   shard::SplitLimits Lim;
   StringMap<unsigned *> Numbers = {{"import-cost", &Lim.ImportCost}, {"dup-cost", &Lim.DupCost},
                                    {"import-depth", &Lim.Depth},     {"parts", &Lim.Parts},
-                                   {"tiny-cost", &Lim.TinyCost},
+                                   {"tiny-cost", &Lim.TinyCost},      {"threads", &Lim.Threads},
                                    {"part", &Lim.Part}};
   bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
     if (Key == "dir" && !Value.empty()) {
@@ -122,7 +122,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       return badParam("shard-split", Param,
                       "expected dir=PATH, import-cost=N, dup-cost=N, import-depth=N, "
                       "tiny-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
-                      "presimplify=L, quick-exit, verify or copy-bodies");
+                      "presimplify=L, threads=N, quick-exit, verify or copy-bodies");
     if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16))
       return badParam("shard-split", Param,
                       Key == "import-depth" ? "expected an integer from 0 to 16"
