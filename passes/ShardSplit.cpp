@@ -778,7 +778,9 @@ void finishReturned(Returner &Ret, ValueToValueMapTy &Rev) {
 
 /// How many groups the closure is simplified in (presimplifyShared): a fixed function of
 /// the closure's size, never of the threads that run them, so that the output is the same.
-unsigned closureGroups(size_t Members) { return unsigned(std::clamp<size_t>(Members / 2048, 1, 8)); }
+unsigned closureGroups(size_t Members) {
+  return unsigned(std::clamp<size_t>(Members / 2048, 1, 8));
+}
 
 /// Simplifies once the functions that shards import or copy (Presimplify.cpp). They are
 /// cloned, with the rest of what shards hold besides their own definitions (the small
