@@ -561,6 +561,33 @@ void copyComdat(GlobalObject &Dst, const GlobalObject &Src) {
   }
 }
 
+/// Moves From's blocks to the end of To (in the same context) and remaps what they use
+/// with VM (Mat makes what VM lacks); the locals VM does not name stay as they are.
+void spliceBody(Function &To, Function &From, ValueToValueMapTy &VM,
+                ValueMaterializer *Mat = nullptr) {
+  To.splice(To.end(), &From);
+  for (Instruction &I : instructions(To)) {
+    RemapInstruction(&I, VM, RF_IgnoreMissingLocals, nullptr, Mat);
+    RemapDbgRecordRange(To.getParent(), I.getDbgRecordRange(), VM, RF_IgnoreMissingLocals,
+                        nullptr, Mat);
+  }
+}
+
+/// Sets To's personality, prefix and prologue data to From's, mapped by Map.
+void mapFunctionData(Function &To, const Function &From,
+                     function_ref<Constant *(const Constant *)> Map) {
+  To.setPersonalityFn(From.hasPersonalityFn() ? Map(From.getPersonalityFn()) : nullptr);
+  To.setPrefixData(From.hasPrefixData() ? Map(From.getPrefixData()) : nullptr);
+  To.setPrologueData(From.hasPrologueData() ? Map(From.getPrologueData()) : nullptr);
+}
+
+/// Adds to Rev the metadata map of VMap reversed: copies back to their originals.
+void reverseMetadata(ValueToValueMapTy &VMap, ValueToValueMapTy &Rev) {
+  for (auto &KV : VMap.MD())
+    if (KV.second)
+      Rev.MD()[KV.second.get()].reset(const_cast<Metadata *>(KV.first));
+}
+
 /// An empty module with M's identity and target, for a shard.
 std::unique_ptr<Module> emptyLike(const Module &M) {
   auto New = std::make_unique<Module>(M.getModuleIdentifier(), M.getContext());
@@ -642,21 +669,14 @@ void cloneShard(const Layout &L, ArrayRef<uint32_t> Held, function_ref<bool(uint
     keepAtomGroups(F, VMap);
     if (Moving) {
       MapAttachments(*NF, F);
-      NF->splice(NF->end(), &F);
-      for (Instruction &I : instructions(*NF)) {
-        RemapInstruction(&I, VMap, RF_IgnoreMissingLocals, nullptr, &Decl);
-        RemapDbgRecordRange(&New, I.getDbgRecordRange(), VMap, RF_IgnoreMissingLocals,
-                            nullptr, &Decl);
-      }
+      spliceBody(*NF, F, VMap, &Decl);
       Moved.push_back({&F, NF});
     } else {
       SmallVector<ReturnInst *, 8> Returns;
       CloneFunctionInto(NF, &F, VMap, CloneFunctionChangeType::ClonedModule, Returns, "",
                         nullptr, nullptr, &Decl);
     }
-    NF->setPersonalityFn(F.hasPersonalityFn() ? Map(F.getPersonalityFn()) : nullptr);
-    NF->setPrefixData(F.hasPrefixData() ? Map(F.getPrefixData()) : nullptr);
-    NF->setPrologueData(F.hasPrologueData() ? Map(F.getPrologueData()) : nullptr);
+    mapFunctionData(*NF, F, Map);
     copyComdat(*NF, F);
   };
   for (bool First : {true, false})
@@ -693,16 +713,9 @@ void moveBodiesBack(ArrayRef<std::pair<Function *, Function *>> Moved,
   for (auto KV : VMap)
     if (!isa<Instruction>(KV.first) && !isa<BasicBlock>(KV.first) && KV.second)
       Rev[KV.second] = const_cast<Value *>(KV.first);
-  for (auto &KV : VMap.MD())
-    if (KV.second)
-      Rev.MD()[KV.second.get()].reset(const_cast<Metadata *>(KV.first));
-  for (auto [F, NF] : Moved) {
-    F->splice(F->end(), NF);
-    for (Instruction &I : instructions(*F)) {
-      RemapInstruction(&I, Rev, RF_IgnoreMissingLocals);
-      RemapDbgRecordRange(F->getParent(), I.getDbgRecordRange(), Rev, RF_IgnoreMissingLocals);
-    }
-  }
+  reverseMetadata(VMap, Rev);
+  for (auto [F, NF] : Moved)
+    spliceBody(*F, *NF, Rev);
 }
 
 /// Gives back to the source module what a pass created in the closure module: a
@@ -754,14 +767,8 @@ void graftBody(Function &F, Function &CF, ValueToValueMapTy &Rev, Returner &Ret,
     F.addMetadata(Kind, *MapMetadata(MD, Rev, Flags, nullptr, &Ret));
   for (auto [A, CA] : zip(F.args(), CF.args()))
     Rev[&CA] = &A;
-  F.splice(F.end(), &CF);
-  for (Instruction &Inst : instructions(F)) {
-    RemapInstruction(&Inst, Rev, Flags, nullptr, &Ret);
-    RemapDbgRecordRange(F.getParent(), Inst.getDbgRecordRange(), Rev, Flags, nullptr, &Ret);
-  }
-  F.setPersonalityFn(CF.hasPersonalityFn() ? Map(CF.getPersonalityFn()) : nullptr);
-  F.setPrefixData(CF.hasPrefixData() ? Map(CF.getPrefixData()) : nullptr);
-  F.setPrologueData(CF.hasPrologueData() ? Map(CF.getPrologueData()) : nullptr);
+  spliceBody(F, CF, Rev, &Ret);
+  mapFunctionData(F, CF, Map);
   L.Refs[I].clear();
   L.Calls[I].clear();
   collectDefRefs(F, L, L.Refs[I]);
@@ -851,9 +858,7 @@ void presimplifyShared(Module &M, Layout &L, const std::vector<std::vector<uint8
     simplifyClosure(*C, Lim.Presimplify);
     ValueToValueMapTy Rev;
     Back(VMap, [&](GlobalValue &CV, GlobalValue &GV) { Rev[&CV] = &GV; });
-    for (auto &KV : VMap.MD())
-      if (KV.second)
-        Rev.MD()[KV.second.get()].reset(const_cast<Metadata *>(KV.first));
+    reverseMetadata(VMap, Rev);
     for (uint32_t I : Members)
       graftBody(*cast<Function>(L.Defs[I]), *cast<Function>(VMap[L.Defs[I]]), Rev, Ret, L, I);
     finishReturned(Ret, Rev);
