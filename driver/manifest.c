@@ -1,6 +1,7 @@
 /* manifest: reading and validating DIR/manifest written by the plugin's shard-split. */
 #define _XOPEN_SOURCE 700
 #include "manifest.h"
+#include "ir/limits.h"
 #include "util.h"
 
 #include <errno.h>
@@ -9,7 +10,6 @@
 #include <string.h>
 
 #define MAX_FIELDS 8
-#define MAX_SHARDS 1000000
 
 /* Parse state for error messages. */
 static const char *mpath;
@@ -76,7 +76,7 @@ void manifest_read(const char *path, struct manifest *m) {
       if (n != 2 || m->nshards >= 0)
         bad("expected one 'shards N' line", "");
       unsigned long long v = unum(f[1], "bad shard count ");
-      if (v < 1 || v > MAX_SHARDS)
+      if (v < 1 || v > SHARD_MAX_SHARDS)
         bad("shard count out of range: ", f[1]);
       m->nshards = (int)v;
       m->shards = xmalloc(v * sizeof *m->shards);

@@ -1,6 +1,7 @@
 /* opts: command-line parsing. */
 #define _XOPEN_SOURCE 700
 #include "opts.h"
+#include "ir/limits.h"
 #include "preload.h"
 #include "util.h"
 
@@ -20,7 +21,6 @@
 #define SHARD_LLVM_MAJOR 22
 #endif
 #define SHARD_VERSION "0.1.0"
-#define MAX_SHARDS 4096
 
 static const char usage_line[] =
     "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"
@@ -260,7 +260,7 @@ void opts_parse(struct opts *o, int argc, char **argv) {
     } else if ((v = val(argc, argv, &i, "--cache-size"))) {
       o->cache_size = size_arg("--cache-size", v);
     } else if ((v = val(argc, argv, &i, "--shards"))) {
-      o->shards = num("--shards", v, 0, MAX_SHARDS);
+      o->shards = num("--shards", v, 0, SHARD_MAX_SHARDS);
     } else if ((v = val(argc, argv, &i, "--mv-targets"))) {
       o->mv_targets = mv_list(v);
     } else if (!strcmp(a, "--presimplify")) {

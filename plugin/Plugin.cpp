@@ -17,8 +17,12 @@
 // and code-generated for its own target.
 //
 //===----------------------------------------------------------------------===//
-#include "MV.h"
-#include "Shard.h"
+#include "cost/ShardCost.h"
+#include "ir/limits.h"
+#include "multiversion/MV.h"
+#include "partition/ShardPartition.h"
+#include "presimplify/Presimplify.h"
+#include "split/ShardSplit.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Config/llvm-config.h"
@@ -73,9 +77,9 @@ bool parseShardPartition(StringRef Params, ModulePassManager &MPM) {
   bool Graph = false;
   bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
     if (Key == "shards")
-      return (!Value.getAsInteger(10, Shards) && Shards <= 4096) ||
+      return (!Value.getAsInteger(10, Shards) && Shards <= SHARD_MAX_SHARDS) ||
              badParam("shard-partition", Param,
-                      "shards must be an integer from 0 (automatic) to 4096");
+                      "shards must be an integer from 0 (automatic) to " + std::to_string(SHARD_MAX_SHARDS));
     if (Key == "slack")
       return (!Value.getAsInteger(10, Slack) && Slack <= 1000) ||
              badParam("shard-partition", Param,

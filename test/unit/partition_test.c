@@ -1,5 +1,5 @@
 /* Unit tests of passes/partition.c: prints "N passed, N failed" and exits nonzero on failure. */
-#include "partition.h"
+#include "partition/partition.h"
 
 #include <stdio.h>
 

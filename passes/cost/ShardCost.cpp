@@ -5,7 +5,8 @@
 // spends on the function, in arbitrary units (about one per simple instruction).
 //
 //===----------------------------------------------------------------------===//
-#include "Shard.h"
+#include "cost/ShardCost.h"
+#include "ir/Metadata.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"

@@ -15,7 +15,10 @@
 // after (copy-bodies copies them instead: the same bytes, more time).
 //
 //===----------------------------------------------------------------------===//
-#include "Shard.h"
+#include "split/ShardSplit.h"
+#include "cost/ShardCost.h"
+#include "ir/Plan.h"
+#include "presimplify/Presimplify.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"

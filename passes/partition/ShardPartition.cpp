@@ -12,9 +12,11 @@
 // broken by name, then by module order.
 //
 //===----------------------------------------------------------------------===//
-#include "MV.h"
-#include "Shard.h"
-#include "partition.h"
+#include "partition/ShardPartition.h"
+#include "cost/ShardCost.h"
+#include "ir/Plan.h"
+#include "multiversion/MV.h"
+#include "partition/partition.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"

@@ -6,8 +6,10 @@
 // is documented in README.md ("CPU multiversioning").
 //
 //===----------------------------------------------------------------------===//
-#ifndef SHARD_PASSES_MV_H
-#define SHARD_PASSES_MV_H
+#ifndef SHARD_MULTIVERSION_MV_H
+#define SHARD_MULTIVERSION_MV_H
+
+#include "ir/Metadata.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -22,12 +24,6 @@ class raw_ostream;
 } // namespace llvm
 
 namespace shard {
-
-// Metadata names.
-inline constexpr const char *MVMD = "shard.mv";              // !{!"x86-64-v3", ...}: chosen targets
-inline constexpr const char *MVReasonMD = "shard.mv.reason"; // !{!"...", ...}: why, per target
-inline constexpr const char *MVFamilyMD = "shard.mv.family"; // !{!"f"}: member of f's family
-inline constexpr const char *MVCloneMD = "shard.mv.clone";   // !{!"x86-64-v3"} or !{!"default"}
 
 /// One multiversioning target: an x86-64 ISA level (x86-64-v2/v3/v4) or a CPU name.
 struct MVTarget {

@@ -1,5 +1,5 @@
 /* Partitioning algorithms: union-find and cost balancing (see partition.h). */
-#include "partition.h"
+#include "partition/partition.h"
 
 #include <stdlib.h>
 

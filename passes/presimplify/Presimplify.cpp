@@ -11,7 +11,8 @@
 // the code generator treat it like any other.
 //
 //===----------------------------------------------------------------------===//
-#include "Shard.h"
+#include "presimplify/Presimplify.h"
+#include "ir/Metadata.h"
 
 #include "llvm/Analysis/LazyCallGraph.h"
 #include "llvm/Analysis/LoopInfo.h"

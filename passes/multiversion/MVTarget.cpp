@@ -8,7 +8,7 @@
 // except system features that compiled code never uses (see isSystemFeature).
 //
 //===----------------------------------------------------------------------===//
-#include "MV.h"
+#include "multiversion/MV.h"
 
 #include "llvm/IR/Function.h"
 

@@ -1,0 +1,28 @@
+//===- Metadata.h - The metadata contract between the Shard passes -*- C++ -*-===//
+//
+// Names of the metadata and attributes through which the passes talk to each
+// other and to the driver. docs/contract.md documents each one.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SHARD_IR_METADATA_H
+#define SHARD_IR_METADATA_H
+
+namespace shard {
+
+// Written by shard-cost.
+inline constexpr const char *CostMD = "shard.cost";            // function: !{i64 cost}
+inline constexpr const char *TotalCostMD = "shard.total_cost"; // named: !{!{i64 total}}
+// Written by shard-partition.
+inline constexpr const char *ShardMD = "shard.partition"; // global object: !{i32 shard}
+inline constexpr const char *PlanMD = "shard.plan";       // named: see docs/contract.md
+// Written by shard-mv-annotate and shard-mv.
+inline constexpr const char *MVMD = "shard.mv";              // !{!"x86-64-v3", ...}: chosen targets
+inline constexpr const char *MVReasonMD = "shard.mv.reason"; // !{!"...", ...}: why, per target
+inline constexpr const char *MVFamilyMD = "shard.mv.family"; // !{!"f"}: member of f's family
+inline constexpr const char *MVCloneMD = "shard.mv.clone";   // !{!"x86-64-v3"} or !{!"default"}
+// Function attribute set by shard-split<presimplify=L>: simplified once by the split.
+inline constexpr const char *PresimplifiedAttr = "shard-presimplified";
+
+} // namespace shard
+
+#endif
