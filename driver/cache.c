@@ -31,7 +31,7 @@
 static char *root;                   /* the cache directory, NULL when off */
 static unsigned long long max_bytes; /* size cap */
 static int verbose, hits, misses, stores, warned;
-static mode_t mask;                  /* the umask: entries are as readable as other files */
+static mode_t mask; /* the umask: entries are as readable as other files */
 
 struct cache_hasher {
   XXH3_state_t *st;
@@ -147,9 +147,7 @@ int cache_open(const char *dir, unsigned long long max, int v) {
 }
 
 /* Whether the cache is on. */
-int cache_on(void) {
-  return root != NULL;
-}
+int cache_on(void) { return root != NULL; }
 
 /* The entry path of K. */
 static char *entry_path(struct cache_key k) {
@@ -211,8 +209,7 @@ int cache_get(struct cache_key k, const char *dst) {
   XXH128_hash_t sum = len >= TRAILER ? XXH3_128bits(buf, len - TRAILER) : (XXH128_hash_t){0, 0};
   XXH128_canonical_t want;
   XXH128_canonicalFromHash(&want, sum);
-  if (len < TRAILER || memcmp(buf + len - TRAILER, MAGIC, 8) ||
-      memcmp(buf + len - 16, &want, 16)) {
+  if (len < TRAILER || memcmp(buf + len - TRAILER, MAGIC, 8) || memcmp(buf + len - 16, &want, 16)) {
     fprintf(stderr, "shard: warning: removed the damaged cache entry '%s'\n", path);
     unlink(path);
     free(buf);

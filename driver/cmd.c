@@ -21,9 +21,7 @@ int cmd_split_parts(const struct opts *o) {
 }
 
 /* Whether the split simplifies what shards share (--presimplify; -O0 simplifies nothing). */
-int cmd_presimplifies(const struct opts *o) {
-  return o->presimplify && o->olevel > 0;
-}
+int cmd_presimplifies(const struct opts *o) { return o->presimplify && o->olevel > 0; }
 
 /* Phase 1, part PART of PARTS: opt with the plugin annotates, partitions and splits the input
    into DIR; with NOTIFY, it reports each file written on its file descriptor 3. opt ends as
@@ -34,13 +32,13 @@ void cmd_split(struct argv *a, const struct opts *o, const char *dir, int parts,
                int notify) {
   av_pushf(a, "%s/opt", o->bindir);
   av_pushf(a, "-load-pass-plugin=%s", o->plugin);
-  char *mv = o->mv_targets ? fmt("shard-mv-annotate<targets=%s>,shard-mv,", o->mv_targets)
-                           : xstrdup("");
+  char *mv =
+      o->mv_targets ? fmt("shard-mv-annotate<targets=%s>,shard-mv,", o->mv_targets) : xstrdup("");
   char *split = parts == 1 ? fmt("dir=%s", dir) : fmt("dir=%s;parts=%d;part=%d", dir, parts, part);
   /* The split's share of the job slots simplifies the closure (not the output's concern). */
   int threads = o->jobs / parts < 1 ? 1 : o->jobs / parts > 8 ? 8 : o->jobs / parts;
-  char *pre = cmd_presimplifies(o) ? fmt(";presimplify=%d;threads=%d", o->olevel, threads)
-                                   : xstrdup("");
+  char *pre =
+      cmd_presimplifies(o) ? fmt(";presimplify=%d;threads=%d", o->olevel, threads) : xstrdup("");
   av_pushf(a, "-passes=%sshard-cost,shard-partition<shards=%d>,shard-split<%s%s%s;quick-exit%s>",
            mv, o->shards, split, pre, notify ? ";notify=3" : "", part == 0 ? ";verify" : "");
   free(pre);

@@ -3,7 +3,8 @@
    make 4.4 and ninja 1.13 --jobserver-auth=fifo:PATH. Every client holds one implicit slot;
    each byte it reads from the jobserver is one more slot, and goes back (the same byte) as
    soon as it is not needed, or at exit (main's atexit cleanup). The token list is touched
-   only outside signal handlers: SIGINT, SIGTERM, SIGHUP and SIGQUIT end in exit(), which runs the cleanup. */
+   only outside signal handlers: SIGINT, SIGTERM, SIGHUP and SIGQUIT end in exit(), which runs the
+   cleanup. */
 #define _XOPEN_SOURCE 700
 #include "jobserver.h"
 #include "util.h"
@@ -64,8 +65,7 @@ static char *auth_arg(void) {
 static char *bad_fd(int fd, int mode, struct stat *st) {
   int fl = fd < 0 || fcntl(fd, F_GETFD) < 0 ? -1 : fcntl(fd, F_GETFL);
   if (fl < 0)
-    return fmt("fd %d is not open (make closes it for recipe lines without '+' or $(MAKE))",
-               fd);
+    return fmt("fd %d is not open (make closes it for recipe lines without '+' or $(MAKE))", fd);
   if (fstat(fd, st) < 0 || !S_ISFIFO(st->st_mode))
     return fmt("fd %d is not a pipe", fd);
   if ((fl & O_ACCMODE) != O_RDWR && (fl & O_ACCMODE) != mode)
@@ -150,19 +150,13 @@ int js_init(int verbose) {
 }
 
 /* Whether a jobserver is in use. */
-int js_active(void) {
-  return rfd >= 0;
-}
+int js_active(void) { return rfd >= 0; }
 
 /* The fd that polls readable when a token may be free, or -1 when none can come. */
-int js_fd(void) {
-  return rfd >= 0 && !dead ? rfd : -1;
-}
+int js_fd(void) { return rfd >= 0 && !dead ? rfd : -1; }
 
 /* The number of tokens held (besides the implicit slot). */
-int js_held(void) {
-  return ntoks;
-}
+int js_held(void) { return ntoks; }
 
 /* Takes one more token if one is free now (never waits); returns 1 if it did. */
 int js_get(void) {

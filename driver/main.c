@@ -3,9 +3,9 @@
    clang -c (one process per shard) as soon as it is written, phase 3 links them with
    ld.lld -r and restores promoted symbols with objcopy. */
 #define _XOPEN_SOURCE 700
+#include "cache.h"
 #include "cmd.h"
 #include "jobserver.h"
-#include "cache.h"
 #include "manifest.h"
 #include "ninja.h"
 #include "opts.h"
@@ -81,9 +81,7 @@ static void preflight(struct opts *o) {
   }
   for (size_t i = 0; i < sizeof tools / sizeof *tools; i++) {
     char *t = fmt("%s/%s", o->bindir, tools[i]);
-    int err = access(t, X_OK) < 0                        ? errno
-              : stat(t, &st) == 0 && S_ISDIR(st.st_mode) ? EISDIR
-                                                         : 0;
+    int err = access(t, X_OK) < 0 ? errno : stat(t, &st) == 0 && S_ISDIR(st.st_mode) ? EISDIR : 0;
     if (err)
       die("cannot find LLVM tool '%s': %s (use --llvm-bindir DIR)", t, strerror(err));
     free(t);
@@ -208,8 +206,8 @@ int main(int argc, char **argv) {
   int jobs = work_build(&m, &o, &t, 1);
   t.compile = now();
   if (o.verbose)
-    note("phase 2 (compile): %.3f s after phase 1, at most %d job%s at once",
-         t.compile - t.split, jobs, jobs == 1 ? "" : "s");
+    note("phase 2 (compile): %.3f s after phase 1, at most %d job%s at once", t.compile - t.split,
+         jobs, jobs == 1 ? "" : "s");
   if (o.verbose && cache_on()) {
     int hits, misses;
     cache_counts(&hits, &misses);

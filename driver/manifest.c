@@ -144,9 +144,9 @@ void manifest_read(const char *path, struct manifest *m) {
    environment first), or NULL for ELF. */
 static const char *non_elf(const char *triple) {
   static const char *const os[][2] = {
-      {"darwin", "Mach-O"}, {"macos", "Mach-O"},  {"ios", "Mach-O"},     {"tvos", "Mach-O"},
+      {"darwin", "Mach-O"},  {"macos", "Mach-O"}, {"ios", "Mach-O"},       {"tvos", "Mach-O"},
       {"watchos", "Mach-O"}, {"xros", "Mach-O"},  {"driverkit", "Mach-O"}, {"apple", "Mach-O"},
-      {"windows", "COFF"},   {"win32", "COFF"},   {"cygwin", "COFF"},    {"mingw", "COFF"},
+      {"windows", "COFF"},   {"win32", "COFF"},   {"cygwin", "COFF"},      {"mingw", "COFF"},
       {"uefi", "COFF"},      {"aix", "XCOFF"},    {"zos", "GOFF"}};
   const char *env = strrchr(triple, '-');
   if (env && strlen(env) >= 4 && !strcmp(env + strlen(env) - 3, "elf"))

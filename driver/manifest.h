@@ -5,12 +5,12 @@
 #include <stddef.h>
 
 struct shard {
-  int id;                    /* K */
-  unsigned long long cost;   /* predicted cost C */
-  unsigned long long funcs;  /* function count F */
-  double started, secs;      /* measured: start (now()) and wall time of its job */
-  int slot;                  /* measured: the worker slot that ran it */
-  long maxrss;               /* measured: peak resident memory of its job, KiB */
+  int id;                   /* K */
+  unsigned long long cost;  /* predicted cost C */
+  unsigned long long funcs; /* function count F */
+  double started, secs;     /* measured: start (now()) and wall time of its job */
+  int slot;                 /* measured: the worker slot that ran it */
+  long maxrss;              /* measured: peak resident memory of its job, KiB */
   enum { CACHE_OFF, CACHE_HIT, CACHE_MISS } cache; /* its object came from the cache? */
 };
 

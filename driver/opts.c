@@ -151,8 +151,7 @@ static char *default_plugin(void) {
 /* The default cache directory: $SHARD_CACHE_DIR, else $XDG_CACHE_HOME/shard/objects, else
    $HOME/.cache/shard/objects; NULL (no cache) when none of them is set. */
 static const char *default_cache(void) {
-  const char *d = getenv("SHARD_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"),
-             *h = getenv("HOME");
+  const char *d = getenv("SHARD_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
   if (d && *d)
     return d;
   if (x && *x == '/')
@@ -296,16 +295,18 @@ void opts_parse(struct opts *o, int argc, char **argv) {
   if (o->ninja && !*o->ninja)
     bad("empty --emit-ninja file name");
   if (o->ninja && (o->report || o->trace || o->max_mem))
-    bad("%s cannot be used with --emit-ninja (ninja runs the shard jobs)",
-        o->report ? "--report" : o->trace ? "--time-trace" : "--max-mem");
+    bad("%s cannot be used with --emit-ninja (ninja runs the shard jobs)", o->report ? "--report"
+                                                                           : o->trace
+                                                                               ? "--time-trace"
+                                                                               : "--max-mem");
   if (o->ninja && !o->keep) /* the split stays for ninja: FILE.d */
     o->keep = fmt("%s.d", o->ninja);
   if (!o->plugin)
     o->plugin = default_plugin();
   o->malloc_lib = malloc_choice(malloc_lib);
-  if (no_cache || o->ninja || (!cache_given && getenv("SHARD_NO_CACHE") &&
-                               strcmp(getenv("SHARD_NO_CACHE"), "") &&
-                               strcmp(getenv("SHARD_NO_CACHE"), "0")))
+  if (no_cache || o->ninja ||
+      (!cache_given && getenv("SHARD_NO_CACHE") && strcmp(getenv("SHARD_NO_CACHE"), "") &&
+       strcmp(getenv("SHARD_NO_CACHE"), "0")))
     o->cache_dir = NULL;
   else if (!cache_given)
     o->cache_dir = default_cache();

@@ -189,9 +189,7 @@ pid_t proc_spawn_fd(char *const argv[], const char *log, int fd) {
 }
 
 /* Starts ARGV with stdin /dev/null and stdout and stderr to file LOG; returns its pid. */
-pid_t proc_spawn(char *const argv[], const char *log) {
-  return proc_spawn_fd(argv, log, -1);
-}
+pid_t proc_spawn(char *const argv[], const char *log) { return proc_spawn_fd(argv, log, -1); }
 
 /* Waits for any child to end; returns its pid and wait status. Exits on a stop signal. */
 pid_t proc_wait(int *status) {
@@ -266,9 +264,7 @@ pid_t proc_wait_fds(const int *fds, int n, int *status) {
 }
 
 /* Peak resident memory in KiB of the child reaped last (from wait4). */
-long proc_last_maxrss(void) {
-  return last_maxrss;
-}
+long proc_last_maxrss(void) { return last_maxrss; }
 
 /* Runs ARGV to completion with stdout and stderr in LOG; returns its wait status. */
 int proc_run(char *const argv[], const char *log) {

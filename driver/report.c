@@ -45,11 +45,14 @@ void report_write(const char *path, const struct manifest *m, const struct marks
             "    {\"id\": %d, \"predicted_cost\": %llu, \"functions\": %llu, \"seconds\": %.3f, "
             "\"peak_rss_kib\": %ld, \"cache\": \"%s\"}%s\n",
             s->id, s->cost, s->funcs, s->secs, s->maxrss,
-            s->cache == CACHE_HIT ? "hit" : s->cache == CACHE_MISS ? "miss" : "off",
+            s->cache == CACHE_HIT    ? "hit"
+            : s->cache == CACHE_MISS ? "miss"
+                                     : "off",
             k + 1 < m->nshards ? "," : "");
   }
-  fprintf(f, "  ],\n  \"summary\": {\"job_seconds\": %.3f, \"critical_path_shard\": %d, "
-             "\"critical_path_seconds\": %.3f, \"imbalance\": %.3f, \"cache_hits\": %d}\n}\n",
+  fprintf(f,
+          "  ],\n  \"summary\": {\"job_seconds\": %.3f, \"critical_path_shard\": %d, "
+          "\"critical_path_seconds\": %.3f, \"imbalance\": %.3f, \"cache_hits\": %d}\n}\n",
           sum, crit, longest, sum > 0 ? longest * m->nshards / sum : 1.0, hits);
   close_out(f, path);
 }
@@ -58,8 +61,10 @@ void report_write(const char *path, const struct manifest *m, const struct marks
    comma unless it is the first. */
 static void event(FILE *f, const char *name, int tid, double from, double to, double t0,
                   int first) {
-  fprintf(f, "%s  {\"name\": \"%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %d, \"ts\": %.0f, \"dur\": %.0f}",
-          first ? "" : ",\n", name, tid, (from - t0) * 1e6, (to - from) * 1e6);
+  fprintf(
+      f,
+      "%s  {\"name\": \"%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %d, \"ts\": %.0f, \"dur\": %.0f}",
+      first ? "" : ",\n", name, tid, (from - t0) * 1e6, (to - from) * 1e6);
 }
 
 /* Writes the phases (thread 0; the compile phase from its first job, which may start before

@@ -182,6 +182,4 @@ static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ft
 }
 
 /* Removes a directory tree (like rm -rf); returns 0 on success. */
-int rm_tree(const char *path) {
-  return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
+int rm_tree(const char *path) { return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS); }

@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char *dir;     /* the work directory */
-static int keep;      /* --keep-temps: leave DIR in place */
-static char *tmpout;  /* output temp file to remove on failure, or NULL */
+static char *dir;       /* the work directory */
+static int keep;        /* --keep-temps: leave DIR in place */
+static char *tmpout;    /* output temp file to remove on failure, or NULL */
 static int status_line; /* a status line is on the terminal: errors start a new line */
 
 /* Removes the temporary output and (unless kept) the work directory (at exit). */
@@ -70,19 +70,14 @@ void work_init(const struct opts *o) {
   }
   /* The directory is passed inside the pass pipeline text, which these characters split. */
   if (strpbrk(dir, ",()<>"))
-    die("work directory '%s' contains one of ,()<> which opt's pass pipeline cannot carry",
-        dir);
+    die("work directory '%s' contains one of ,()<> which opt's pass pipeline cannot carry", dir);
 }
 
 /* Returns the work directory. */
-const char *work_dir(void) {
-  return dir;
-}
+const char *work_dir(void) { return dir; }
 
 /* Returns the path of NAME inside the work directory. */
-char *work_path(const char *name) {
-  return fmt("%s/%s", dir, name);
-}
+char *work_path(const char *name) { return fmt("%s/%s", dir, name); }
 
 /* Records the output temp file so that it is removed if we fail (NULL once renamed). */
 void work_set_tmpout(const char *path) {
@@ -95,7 +90,7 @@ void work_set_tmpout(const char *path) {
 struct job {
   struct shard *s; /* NULL: slot free */
   pid_t pid;
-  double t0;       /* start time */
+  double t0; /* start time */
 };
 
 /* qsort order of shard pointers: by predicted cost, largest first, then by lower K (the order
@@ -108,8 +103,7 @@ int work_by_cost(const void *a, const void *b) {
 }
 
 /* Starts shard S's clang job (cmd_compile) into J. */
-static void start(struct job *j, struct shard *s, const struct manifest *m,
-                  const struct opts *o) {
+static void start(struct job *j, struct shard *s, const struct manifest *m, const struct opts *o) {
   struct argv a = {0};
   int k = s->id;
   cmd_compile(&a, o, m, dir, k);
@@ -178,10 +172,10 @@ static unsigned long long predicted_kib(const struct shard *s) {
 /* Phase 1's opt processes ("parts") and the pipe on which they name each file they wrote. */
 struct split {
   pid_t *pids;
-  int parts, left;   /* started, still running */
-  int failed, st;    /* the lowest failing part (-1: none) and its wait status */
-  int fd;            /* read end of the pipe; -1 once every part closed it */
-  char line[32];     /* a partial line */
+  int parts, left; /* started, still running */
+  int failed, st;  /* the lowest failing part (-1: none) and its wait status */
+  int fd;          /* read end of the pipe; -1 once every part closed it */
+  char line[32];   /* a partial line */
   size_t len;
 };
 
@@ -206,8 +200,11 @@ static void split_start(struct split *sp, const struct opts *o) {
   fcntl(p[0], F_SETFD, FD_CLOEXEC);
   fcntl(p[1], F_SETFD, FD_CLOEXEC); /* the parts get it as their fd 3 */
   fcntl(p[0], F_SETFL, O_NONBLOCK);
-  *sp = (struct split){.pids = xmalloc(parts * sizeof *sp->pids), .parts = parts,
-                       .left = parts, .failed = -1, .fd = p[0]};
+  *sp = (struct split){.pids = xmalloc(parts * sizeof *sp->pids),
+                       .parts = parts,
+                       .left = parts,
+                       .failed = -1,
+                       .fd = p[0]};
   for (int i = 0; i < parts; i++) {
     struct argv a = {0};
     cmd_split(&a, o, dir, parts, i, 1);
@@ -230,16 +227,16 @@ struct build {
   const struct opts *o;
   struct split sp;
   int have_manifest;
-  char *seen;              /* per shard: written (notified or the split ended) */
-  int *early, nearly;      /* shard numbers notified before the manifest */
-  struct shard **ready;    /* written, not in the cache, not started; the largest last */
+  char *seen;           /* per shard: written (notified or the split ended) */
+  int *early, nearly;   /* shard numbers notified before the manifest */
+  struct shard **ready; /* written, not in the cache, not started; the largest last */
   int nready;
-  struct cache_key *keys;  /* per shard, with the cache on */
-  struct job *jobs;        /* one slot per shard */
+  struct cache_key *keys; /* per shard, with the cache on */
+  struct job *jobs;       /* one slot per shard */
   int running, done, hits, peak;
-  struct job failed;       /* a job that failed while the split ran (s != NULL) */
+  struct job failed; /* a job that failed while the split ran (s != NULL) */
   int failed_st;
-  double first;            /* when the first job started */
+  double first; /* when the first job started */
 };
 
 /* Shard K is written: takes it from the cache or queues its job. */
@@ -247,7 +244,8 @@ static void shard_written(struct build *b, int k) {
   struct manifest *m = b->m;
   if (k < 0 || k >= m->nshards || b->seen[k])
     die("opt reported shard %d, which the manifest of '%s' does not list or was reported "
-        "before", k, b->o->input);
+        "before",
+        k, b->o->input);
   b->seen[k] = 1;
   if (b->keys) {
     b->keys[k] = shard_key(m, b->o, k);

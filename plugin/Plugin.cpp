@@ -79,7 +79,8 @@ bool parseShardPartition(StringRef Params, ModulePassManager &MPM) {
     if (Key == "shards")
       return (!Value.getAsInteger(10, Shards) && Shards <= SHARD_MAX_SHARDS) ||
              badParam("shard-partition", Param,
-                      "shards must be an integer from 0 (automatic) to " + std::to_string(SHARD_MAX_SHARDS));
+                      "shards must be an integer from 0 (automatic) to " +
+                          std::to_string(SHARD_MAX_SHARDS));
     if (Key == "slack")
       return (!Value.getAsInteger(10, Slack) && Slack <= 1000) ||
              badParam("shard-partition", Param,
@@ -97,9 +98,12 @@ bool parseShardPartition(StringRef Params, ModulePassManager &MPM) {
 bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
   std::string Dir;
   shard::SplitLimits Lim;
-  StringMap<unsigned *> Numbers = {{"import-cost", &Lim.ImportCost}, {"dup-cost", &Lim.DupCost},
-                                   {"import-depth", &Lim.Depth},     {"parts", &Lim.Parts},
-                                   {"tiny-cost", &Lim.TinyCost},      {"threads", &Lim.Threads},
+  StringMap<unsigned *> Numbers = {{"import-cost", &Lim.ImportCost},
+                                   {"dup-cost", &Lim.DupCost},
+                                   {"import-depth", &Lim.Depth},
+                                   {"parts", &Lim.Parts},
+                                   {"tiny-cost", &Lim.TinyCost},
+                                   {"threads", &Lim.Threads},
                                    {"part", &Lim.Part}};
   bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
     if (Key == "dir" && !Value.empty()) {
@@ -233,10 +237,8 @@ void registerCallbacks(PassBuilder &PB) {
   // OptimizerEarly: after the inliner and the function simplification pipeline,
   // before the loop vectoriser (LLVM 20 added the LTO phase argument).
 #if LLVM_VERSION_MAJOR >= 20
-  PB.registerOptimizerEarlyEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel Level, ThinOrFullLTOPhase) {
-        addMVPasses(MPM, Level);
-      });
+  PB.registerOptimizerEarlyEPCallback([](ModulePassManager &MPM, OptimizationLevel Level,
+                                         ThinOrFullLTOPhase) { addMVPasses(MPM, Level); });
 #else
   PB.registerOptimizerEarlyEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level) { addMVPasses(MPM, Level); });

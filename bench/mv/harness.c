@@ -308,10 +308,20 @@ struct bench {
 };
 #define B(n, g) {#n, g, "k_" #n, setup_##n, run_##n, check_##n}
 static const struct bench benches[] = {
-    B(saxpy, "vector"),    B(imadd, "vector"),   B(minmax, "vector"),   B(stencil, "vector"),
-    B(matmul, "vector"),   B(poly, "fp"),        B(dsum, "fp"),         B(fdot, "fp"),
-    B(popcount, "bits"),   B(clz, "bits"),       B(bitscan, "bits"),    B(varshift, "bits"),
-    B(parse, "scalar"),    B(listwalk, "scalar"),
+    B(saxpy, "vector"),
+    B(imadd, "vector"),
+    B(minmax, "vector"),
+    B(stencil, "vector"),
+    B(matmul, "vector"),
+    B(poly, "fp"),
+    B(dsum, "fp"),
+    B(fdot, "fp"),
+    B(popcount, "bits"),
+    B(clz, "bits"),
+    B(bitscan, "bits"),
+    B(varshift, "bits"),
+    B(parse, "scalar"),
+    B(listwalk, "scalar"),
     {"hash", "scalar", "k_hash_lookup", setup_hash, run_hash, check_hash},
 };
 enum { NBENCH = sizeof benches / sizeof benches[0] };

@@ -64,8 +64,10 @@ void k_matmul(float *restrict c, const float *restrict a, const float *restrict 
 void k_poly(double *restrict y, const double *restrict x, int n) {
   for (int i = 0; i < n; i++) {
     double t = x[i];
-    y[i] = ((((((0.0078125 * t - 0.046875) * t + 0.125) * t - 0.25) * t + 0.5) * t - 1.5) * t +
-            2.25) * t - 3.0;
+    y[i] =
+        ((((((0.0078125 * t - 0.046875) * t + 0.125) * t - 0.25) * t + 0.5) * t - 1.5) * t + 2.25) *
+            t -
+        3.0;
   }
 }
 
@@ -119,7 +121,8 @@ uint64_t k_bitscan(const uint64_t *a, int n) {
 }
 
 /* Variable shifts: per-element shift counts (VPSLLVD/VPSRLVD are AVX2). */
-void k_varshift(uint32_t *restrict c, const uint32_t *restrict a, const uint32_t *restrict s, int n) {
+void k_varshift(uint32_t *restrict c, const uint32_t *restrict a, const uint32_t *restrict s,
+                int n) {
   for (int i = 0; i < n; i++)
     c[i] = (a[i] << (s[i] & 31)) ^ (a[i] >> ((s[i] >> 5) & 31));
 }

@@ -22,7 +22,8 @@ float k_fdot(const float *a, const float *b, int n);
 uint64_t k_popcount(const uint64_t *a, int n);
 uint64_t k_clz(const uint32_t *a, int n);
 uint64_t k_bitscan(const uint64_t *a, int n);
-void k_varshift(uint32_t *restrict c, const uint32_t *restrict a, const uint32_t *restrict s, int n);
+void k_varshift(uint32_t *restrict c, const uint32_t *restrict a, const uint32_t *restrict s,
+                int n);
 
 /* Code that no x86-64 level should change. */
 uint64_t k_parse(const unsigned char *p, long n);

@@ -168,5 +168,4 @@ std::string displayName(const GlobalValue &GV) {
   return "@<" + std::to_string(N) + ">";
 }
 
-
 } // namespace shard

@@ -38,8 +38,7 @@ std::optional<Plan> readPlan(const llvm::Module &M);
 std::optional<unsigned> getShard(const llvm::GlobalValue &GV);
 /// Adds to Out every global value that constant C refers to (through constant
 /// expressions, aggregates and block addresses), each once.
-void collectGlobalRefs(const llvm::Constant *C,
-                       llvm::SmallPtrSetImpl<const llvm::Constant *> &Seen,
+void collectGlobalRefs(const llvm::Constant *C, llvm::SmallPtrSetImpl<const llvm::Constant *> &Seen,
                        llvm::SmallVectorImpl<const llvm::GlobalValue *> &Out);
 /// Calls Fn for each global value that the definition GV refers to: through the
 /// operands of its instructions (once per operand), its initializer, aliasee,

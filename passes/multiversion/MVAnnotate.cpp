@@ -32,9 +32,9 @@
 // operation lengthens the chain), so such targets are declined.
 //
 //===----------------------------------------------------------------------===//
-#include "multiversion/MV.h"
 #include "cost/ShardCost.h"
 #include "ir/Plan.h"
+#include "multiversion/MV.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"

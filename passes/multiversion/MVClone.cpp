@@ -30,9 +30,9 @@
 // -shard-mv-force and -shard-mv-trace when the pipeline does not give them.
 //
 //===----------------------------------------------------------------------===//
-#include "multiversion/MV.h"
 #include "cost/ShardCost.h"
 #include "ir/Plan.h"
+#include "multiversion/MV.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"

@@ -48,9 +48,8 @@ PreservedAnalyses ShardPlanPrinterPass::run(Module &M, ModuleAnalysisManager &) 
   }
   // Imbalance: the largest shard over the mean (1.00 is perfect balance).
   double Imbalance = Total ? double(Max) * P->NumShards / double(Total) : 1.0;
-  OS << "shard-plan: shards=" << P->NumShards << " total-cost=" << Total
-     << " max-cost=" << Max << " imbalance=" << format("%.2f", Imbalance)
-     << " cut=" << P->Cut << "\n";
+  OS << "shard-plan: shards=" << P->NumShards << " total-cost=" << Total << " max-cost=" << Max
+     << " imbalance=" << format("%.2f", Imbalance) << " cut=" << P->Cut << "\n";
   if (!M.getModuleInlineAsm().empty())
     OS << "module-asm: shard " << P->AsmShard << "\n";
   for (unsigned S = 0; S < P->NumShards; ++S) {
@@ -71,8 +70,7 @@ PreservedAnalyses ShardPlanPrinterPass::run(Module &M, ModuleAnalysisManager &) 
   return PreservedAnalyses::all();
 }
 
-void ShardPlanPrinterPass::printPipeline(raw_ostream &OS,
-                                         function_ref<StringRef(StringRef)>) {
+void ShardPlanPrinterPass::printPipeline(raw_ostream &OS, function_ref<StringRef(StringRef)>) {
   OS << "print<shard-plan>";
 }
 

@@ -215,8 +215,7 @@ RefGraph buildRefGraph(const Groups &G) {
 
 /// Numbers the groups (given by their roots, in placement order) and sums their
 /// costs; returns each node's group number (GroupOf[N], module asm, stays 0).
-std::vector<uint32_t> numberGroups(Groups &G, ArrayRef<uint64_t> Cost,
-                                   ArrayRef<uint32_t> Roots,
+std::vector<uint32_t> numberGroups(Groups &G, ArrayRef<uint64_t> Cost, ArrayRef<uint32_t> Roots,
                                    std::vector<uint64_t> &GroupCost) {
   size_t N = G.Nodes.size();
   std::vector<uint32_t> GroupOf(N + 1, 0), RootPos(N + 1, 0);
@@ -261,9 +260,8 @@ bool floats(const GlobalValue &GV) {
 /// (shard_stable_order); then cut into contiguous ranges at content-defined points
 /// (shard_bisect), so that an edit to one function moves nothing else.
 std::vector<uint32_t> placeStable(Groups &G, ArrayRef<uint64_t> Cost, const RefGraph &R,
-                                  ArrayRef<uint32_t> Roots, unsigned NumShards,
-                                  unsigned Window, std::vector<unsigned> &GroupShard,
-                                  std::vector<uint64_t> &Load) {
+                                  ArrayRef<uint32_t> Roots, unsigned NumShards, unsigned Window,
+                                  std::vector<unsigned> &GroupShard, std::vector<uint64_t> &Load) {
   size_t NG = Roots.size();
   std::vector<uint64_t> GroupCost;
   std::vector<uint32_t> GroupOf = numberGroups(G, Cost, Roots, GroupCost);
@@ -272,8 +270,7 @@ std::vector<uint32_t> placeStable(Groups &G, ArrayRef<uint64_t> Cost, const RefG
     if (!floats(*G.Nodes[I]) || G.find(I) == G.find(G.Asm))
       Floating[GroupOf[I]] = 0;
   RefGraph GR = groupGraph(R, GroupOf, /*Directed=*/true);
-  shard_graph Grp{NG, GR.From.size(), GroupCost.data(), GR.From.data(), GR.To.data(),
-                  GR.W.data()};
+  shard_graph Grp{NG, GR.From.size(), GroupCost.data(), GR.From.data(), GR.To.data(), GR.W.data()};
   std::vector<uint32_t> Order(NG);
   if (shard_stable_order(&Grp, Floating.data(), Order.data()))
     report_fatal_error("shard-partition: out of memory");
@@ -293,9 +290,8 @@ std::vector<uint32_t> placeStable(Groups &G, ArrayRef<uint64_t> Cost, const RefG
 /// place=graph: groups largest first onto the shard they share most references with, under
 /// a balance bound, then refinement moves (shard_assign). One edit can move many groups.
 std::vector<uint32_t> placeByGraph(Groups &G, ArrayRef<uint64_t> Cost, const RefGraph &R,
-                                   std::vector<uint32_t> Roots, unsigned NumShards,
-                                   unsigned Slack, std::vector<unsigned> &GroupShard,
-                                   std::vector<uint64_t> &Load) {
+                                   std::vector<uint32_t> Roots, unsigned NumShards, unsigned Slack,
+                                   std::vector<unsigned> &GroupShard, std::vector<uint64_t> &Load) {
   // Groups in tie-break order (name of the first member, then module order).
   std::stable_sort(Roots.begin(), Roots.end(), [&](uint32_t A, uint32_t B) {
     return G.Nodes[A]->getName() < G.Nodes[B]->getName();
@@ -303,8 +299,8 @@ std::vector<uint32_t> placeByGraph(Groups &G, ArrayRef<uint64_t> Cost, const Ref
   std::vector<uint64_t> GroupCost;
   std::vector<uint32_t> GroupOf = numberGroups(G, Cost, Roots, GroupCost);
   RefGraph GR = groupGraph(R, GroupOf, /*Directed=*/false);
-  shard_graph Grp{Roots.size(), GR.From.size(), GroupCost.data(), GR.From.data(),
-                  GR.To.data(), GR.W.data()};
+  shard_graph Grp{Roots.size(),   GR.From.size(), GroupCost.data(),
+                  GR.From.data(), GR.To.data(),   GR.W.data()};
   if (shard_assign(&Grp, NumShards, Slack, GroupShard.data(), Load.data()))
     report_fatal_error("shard-partition: out of memory");
   return GroupOf;
@@ -355,8 +351,8 @@ PreservedAnalyses ShardPartitionPass::run(Module &M, ModuleAnalysisManager &) {
     V.setMetadata(ShardMD, nullptr);
   for (size_t I = 0; I < N; ++I)
     if (auto *GO = dyn_cast<GlobalObject>(G.Nodes[I]))
-      GO->setMetadata(ShardMD, MDNode::get(Ctx, ConstantAsMetadata::get(
-                                                   ConstantInt::get(I32, ShardOf[I]))));
+      GO->setMetadata(ShardMD,
+                      MDNode::get(Ctx, ConstantAsMetadata::get(ConstantInt::get(I32, ShardOf[I]))));
 
   NamedMDNode *NMD = M.getOrInsertNamedMetadata(PlanMD);
   NMD->clearOperands();
@@ -368,8 +364,7 @@ PreservedAnalyses ShardPartitionPass::run(Module &M, ModuleAnalysisManager &) {
   return PreservedAnalyses::all();
 }
 
-void ShardPartitionPass::printPipeline(raw_ostream &OS,
-                                       function_ref<StringRef(StringRef)>) {
+void ShardPartitionPass::printPipeline(raw_ostream &OS, function_ref<StringRef(StringRef)>) {
   OS << "shard-partition<shards=" << Shards;
   if (Slack != DefaultSlack)
     OS << ";slack=" << Slack;

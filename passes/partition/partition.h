@@ -28,9 +28,9 @@ unsigned shard_auto_count(uint64_t total_cost);
 
 /* A directed reference graph over n items: edge e goes from[e] -> to[e] with weight w[e]. */
 struct shard_graph {
-	size_t n, m;
-	const uint64_t *cost;   /* n costs */
-	const uint32_t *from, *to, *w;
+  size_t n, m;
+  const uint64_t *cost; /* n costs */
+  const uint32_t *from, *to, *w;
 };
 
 /* Call-graph clustering: joins every item with mergeable[i] set whose referrers all lie in
@@ -45,8 +45,8 @@ void shard_cluster(const struct shard_graph *g, const uint8_t *mergeable, uint64
  * * (1000 + slack) / 1000): largest first onto the connected shard that still has room, then
  * moves that lower the crossing weight within the same bound. Writes shard[i] and load[s].
  * Returns 0, or -1 when memory runs out. */
-int shard_assign(const struct shard_graph *g, unsigned nshards, unsigned slack,
-                 unsigned *shard, uint64_t *load);
+int shard_assign(const struct shard_graph *g, unsigned nshards, unsigned slack, unsigned *shard,
+                 uint64_t *load);
 
 /* Edit-stable placement: cuts the n items, in their given (source) order, into nshards
  * contiguous ranges by recursive bisection. Each cut lies within window/1000 of its range's

@@ -96,9 +96,8 @@ void registerPresimplifiedSkip(PassBuilder &PB) {
     if (ID == "EliminateAvailableExternallyPass")
       *Optimising = true;
   });
-  PIC->registerShouldRunOptionalPassCallback([Optimising](StringRef, Any IR) {
-    return *Optimising || !presimplified(IR);
-  });
+  PIC->registerShouldRunOptionalPassCallback(
+      [Optimising](StringRef, Any IR) { return *Optimising || !presimplified(IR); });
 }
 
 } // namespace shard

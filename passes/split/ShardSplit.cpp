@@ -70,21 +70,21 @@ constexpr bool MoveBodies = LLVM_VERSION_MAJOR >= 20;
 
 /// What the split knows about the module's definitions.
 struct Layout {
-  std::vector<GlobalValue *> Defs;                 // in module order
-  DenseMap<const GlobalValue *, uint32_t> Index;   // Defs position
-  std::vector<unsigned> Owner;                     // shard per definition
-  std::vector<uint64_t> Cost;                      // predicted cost per definition
-  std::vector<uint8_t> BlocksTaken; // a function with a block whose address is taken
-  std::vector<uint8_t> Movable;     // a body its owner's shard may borrow (cloneShard)
+  std::vector<GlobalValue *> Defs;               // in module order
+  DenseMap<const GlobalValue *, uint32_t> Index; // Defs position
+  std::vector<unsigned> Owner;                   // shard per definition
+  std::vector<uint64_t> Cost;                    // predicted cost per definition
+  std::vector<uint8_t> BlocksTaken;              // a function with a block whose address is taken
+  std::vector<uint8_t> Movable;                  // a body its owner's shard may borrow (cloneShard)
   DenseMap<const GlobalValue *, unsigned> SourcePos; // module order, declarations too
   std::vector<const GlobalVariable *> Arrays;        // the per-shard arrays (ctors, used)
-  std::vector<int32_t> Unit;                       // copy unit (comdat) or -1
-  std::vector<std::vector<uint32_t>> UnitMembers;  // definitions per copy unit
-  std::vector<uint64_t> UnitCost;                  // cost per copy unit
-  std::vector<uint8_t> UnitImported; // a unit other shards import rather than copy
-  std::vector<std::vector<uint32_t>> Refs;         // definitions each one refers to
-  std::vector<std::vector<uint32_t>> Calls;        // functions each one calls directly
-  std::vector<uint8_t> Dup;    // a small local a shard may copy privately
+  std::vector<int32_t> Unit;                         // copy unit (comdat) or -1
+  std::vector<std::vector<uint32_t>> UnitMembers;    // definitions per copy unit
+  std::vector<uint64_t> UnitCost;                    // cost per copy unit
+  std::vector<uint8_t> UnitImported;                 // a unit other shards import rather than copy
+  std::vector<std::vector<uint32_t>> Refs;           // definitions each one refers to
+  std::vector<std::vector<uint32_t>> Calls;          // functions each one calls directly
+  std::vector<uint8_t> Dup;                          // a small local a shard may copy privately
   std::vector<uint8_t> Import; // a definition a shard may import as available_externally
 };
 
@@ -223,8 +223,7 @@ bool importEligible(const GlobalValue &GV, const SplitLimits &Lim) {
   return false;
 }
 
-Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim,
-                   const StringSet<> &Pinned) {
+Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim, const StringSet<> &Pinned) {
   Layout L;
   unsigned Pos = 0;
   for (GlobalValue &GV : M.global_values()) {
@@ -291,13 +290,12 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim,
   // keeps that one).
   L.UnitImported.assign(L.UnitMembers.size(), 0);
   for (size_t U = 0; U < L.UnitMembers.size(); ++U)
-    L.UnitImported[U] =
-        Copyable[U] && L.UnitCost[U] <= Lim.DupCost && L.UnitCost[U] > Lim.TinyCost &&
-        Lim.ImportCost &&
-        llvm::all_of(L.UnitMembers[U], [&](uint32_t M) {
-          const auto *F = dyn_cast<Function>(L.Defs[M]);
-          return F && !F->hasLocalLinkage() && copyableBody(*F);
-        });
+    L.UnitImported[U] = Copyable[U] && L.UnitCost[U] <= Lim.DupCost &&
+                        L.UnitCost[U] > Lim.TinyCost && Lim.ImportCost &&
+                        llvm::all_of(L.UnitMembers[U], [&](uint32_t M) {
+                          const auto *F = dyn_cast<Function>(L.Defs[M]);
+                          return F && !F->hasLocalLinkage() && copyableBody(*F);
+                        });
   L.Refs.resize(L.Defs.size());
   L.Calls.resize(L.Defs.size());
   L.Movable.resize(L.Defs.size());
@@ -306,8 +304,7 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim,
     collectCallees(*L.Defs[I], L, L.Calls[I]);
     // Not a function whose blocks or whose references' blocks have their address taken:
     // a blockaddress names its function's own block, which a borrowed body would move.
-    L.Movable[I] = MoveBodies && !Lim.CopyBodies && isa<Function>(L.Defs[I]) &&
-                   !L.BlocksTaken[I] &&
+    L.Movable[I] = MoveBodies && !Lim.CopyBodies && isa<Function>(L.Defs[I]) && !L.BlocksTaken[I] &&
                    llvm::none_of(L.Refs[I], [&](uint32_t R) { return L.BlocksTaken[R]; });
   }
   L.Dup.resize(L.Defs.size());
@@ -331,8 +328,7 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim,
 /// extern templates such as std::string's members, which the serial build has every
 /// one of) are followed at any depth, and a tiny function adds no depth: what a
 /// wrapper refers to is copied or imported as if its caller referred to it.
-void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S,
-                std::vector<uint8_t> &Placed) {
+void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector<uint8_t> &Placed) {
   Placed.assign(L.Defs.size(), NotHere);
   // Discardable groups reach one level deeper than imports: past that, their owner
   // keeps them alive (keepAlive) and a declaration does.
@@ -344,8 +340,7 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S,
       Level[0].push_back(I);
     }
   auto Tiny = [&](uint32_t R) {
-    return L.Unit[R] >= 0 ? L.UnitCost[L.Unit[R]] <= Lim.TinyCost
-                          : L.Cost[R] <= Lim.TinyCost;
+    return L.Unit[R] >= 0 ? L.UnitCost[L.Unit[R]] <= Lim.TinyCost : L.Cost[R] <= Lim.TinyCost;
   };
   for (unsigned D = 0; D < Level.size(); ++D) {
     for (size_t K = 0; K < Level[D].size(); ++K) { // grows while we walk it
@@ -447,8 +442,7 @@ std::vector<Promotion> promoteCrossShardLocals(Module &M, const Layout &L, unsig
     for (uint32_t I = 0; I < L.Defs.size(); ++I)
       if (Placed[S][I] != NotHere)
         for (uint32_t R : L.Refs[I])
-          if ((Placed[S][R] == NotHere || Placed[S][R] == Import) &&
-              L.Defs[R]->hasLocalLinkage())
+          if ((Placed[S][R] == NotHere || Placed[S][R] == Import) && L.Defs[R]->hasLocalLinkage())
             Promote[R] = 1;
   // A local promoted for one shard is one symbol everywhere: private copies of
   // it elsewhere become imports of that symbol.
@@ -527,9 +521,9 @@ struct Declarer final : ValueMaterializer {
       return nullptr;
     GlobalValue *D;
     if (GV->getValueType()->isFunctionTy()) { // functions, and aliases/ifuncs of them
-      auto *F = Function::Create(cast<FunctionType>(GV->getValueType()),
-                                 GlobalValue::ExternalLinkage, GV->getAddressSpace(),
-                                 GV->getName(), &Dst);
+      auto *F =
+          Function::Create(cast<FunctionType>(GV->getValueType()), GlobalValue::ExternalLinkage,
+                           GV->getAddressSpace(), GV->getName(), &Dst);
       if (const auto *SF = dyn_cast<Function>(GV)) {
         F->copyAttributesFrom(SF);
         F->setPersonalityFn(nullptr); // these would point into the source module
@@ -540,8 +534,8 @@ struct Declarer final : ValueMaterializer {
     } else {
       const auto *SV = dyn_cast<GlobalVariable>(GV);
       auto *NV = new GlobalVariable(Dst, GV->getValueType(), SV && SV->isConstant(),
-                                    GlobalValue::ExternalLinkage, nullptr, GV->getName(),
-                                    nullptr, GV->getThreadLocalMode(), GV->getAddressSpace());
+                                    GlobalValue::ExternalLinkage, nullptr, GV->getName(), nullptr,
+                                    GV->getThreadLocalMode(), GV->getAddressSpace());
       if (SV)
         NV->copyAttributesFrom(SV);
       D = NV;
@@ -571,8 +565,8 @@ void spliceBody(Function &To, Function &From, ValueToValueMapTy &VM,
   To.splice(To.end(), &From);
   for (Instruction &I : instructions(To)) {
     RemapInstruction(&I, VM, RF_IgnoreMissingLocals, nullptr, Mat);
-    RemapDbgRecordRange(To.getParent(), I.getDbgRecordRange(), VM, RF_IgnoreMissingLocals,
-                        nullptr, Mat);
+    RemapDbgRecordRange(To.getParent(), I.getDbgRecordRange(), VM, RF_IgnoreMissingLocals, nullptr,
+                        Mat);
   }
 }
 
@@ -618,17 +612,17 @@ void cloneShard(const Layout &L, ArrayRef<uint32_t> Held, function_ref<bool(uint
   // Prototypes, variables first, in module order, so references between them resolve.
   Each([&](uint32_t I) {
     if (const auto *G = dyn_cast<GlobalVariable>(L.Defs[I])) {
-      auto *NG = new GlobalVariable(New, G->getValueType(), G->isConstant(), G->getLinkage(),
-                                    nullptr, G->getName(), nullptr, G->getThreadLocalMode(),
-                                    G->getAddressSpace());
+      auto *NG =
+          new GlobalVariable(New, G->getValueType(), G->isConstant(), G->getLinkage(), nullptr,
+                             G->getName(), nullptr, G->getThreadLocalMode(), G->getAddressSpace());
       NG->copyAttributesFrom(G);
       VMap[G] = NG;
     }
   });
   Each([&](uint32_t I) {
     if (const auto *F = dyn_cast<Function>(L.Defs[I])) {
-      Function *NF = Function::Create(F->getFunctionType(), F->getLinkage(),
-                                      F->getAddressSpace(), F->getName(), &New);
+      Function *NF = Function::Create(F->getFunctionType(), F->getLinkage(), F->getAddressSpace(),
+                                      F->getName(), &New);
       NF->copyAttributesFrom(F);
       VMap[F] = NF;
     }
@@ -643,8 +637,8 @@ void cloneShard(const Layout &L, ArrayRef<uint32_t> Held, function_ref<bool(uint
   });
   Each([&](uint32_t I) {
     if (const auto *IF = dyn_cast<GlobalIFunc>(L.Defs[I])) {
-      auto *NI = GlobalIFunc::create(IF->getValueType(), IF->getAddressSpace(),
-                                     IF->getLinkage(), IF->getName(), nullptr, &New);
+      auto *NI = GlobalIFunc::create(IF->getValueType(), IF->getAddressSpace(), IF->getLinkage(),
+                                     IF->getName(), nullptr, &New);
       NI->copyAttributesFrom(IF);
       VMap[IF] = NI;
     }
@@ -676,8 +670,8 @@ void cloneShard(const Layout &L, ArrayRef<uint32_t> Held, function_ref<bool(uint
       Moved.push_back({&F, NF});
     } else {
       SmallVector<ReturnInst *, 8> Returns;
-      CloneFunctionInto(NF, &F, VMap, CloneFunctionChangeType::ClonedModule, Returns, "",
-                        nullptr, nullptr, &Decl);
+      CloneFunctionInto(NF, &F, VMap, CloneFunctionChangeType::ClonedModule, Returns, "", nullptr,
+                        nullptr, &Decl);
     }
     mapFunctionData(*NF, F, Map);
     copyComdat(*NF, F);
@@ -708,8 +702,7 @@ void cloneShard(const Layout &L, ArrayRef<uint32_t> Held, function_ref<bool(uint
 /// module, mapping back what it mapped (VMap, which also holds the declarations made on
 /// demand): the shard's globals, constants and arguments to the source's, and its copies
 /// of metadata to the originals. The source is then as it was.
-void moveBodiesBack(ArrayRef<std::pair<Function *, Function *>> Moved,
-                    ValueToValueMapTy &VMap) {
+void moveBodiesBack(ArrayRef<std::pair<Function *, Function *>> Moved, ValueToValueMapTy &VMap) {
   if (Moved.empty())
     return;
   ValueToValueMapTy Rev;
@@ -735,7 +728,8 @@ struct Returner final : ValueMaterializer {
     if (auto *F = dyn_cast<Function>(GV)) {
       if (!F->isDeclaration())
         fail("presimplify made a new function " + displayName(*F));
-      if (Function *E = M.getFunction(F->getName()); E && E->getFunctionType() == F->getFunctionType())
+      if (Function *E = M.getFunction(F->getName());
+          E && E->getFunctionType() == F->getFunctionType())
         return E;
       Function *D = Function::Create(F->getFunctionType(), F->getLinkage(), F->getAddressSpace(),
                                      F->getName(), &M);
@@ -745,9 +739,9 @@ struct Returner final : ValueMaterializer {
     auto *SV = dyn_cast<GlobalVariable>(GV);
     if (!SV || !SV->hasLocalLinkage())
       fail("presimplify made a new global " + displayName(*GV));
-    auto *NV = new GlobalVariable(M, SV->getValueType(), SV->isConstant(), SV->getLinkage(),
-                                  nullptr, SV->getName(), nullptr, SV->getThreadLocalMode(),
-                                  SV->getAddressSpace());
+    auto *NV =
+        new GlobalVariable(M, SV->getValueType(), SV->isConstant(), SV->getLinkage(), nullptr,
+                           SV->getName(), nullptr, SV->getThreadLocalMode(), SV->getAddressSpace());
     NV->copyAttributesFrom(SV);
     Vars.push_back({NV, SV});
     return NV;
@@ -782,8 +776,8 @@ void graftBody(Function &F, Function &CF, ValueToValueMapTy &Rev, Returner &Ret,
 void finishReturned(Returner &Ret, ValueToValueMapTy &Rev) {
   for (size_t K = 0; K < Ret.Vars.size(); ++K) // grows while initialisers are mapped
     if (Ret.Vars[K].second->hasInitializer())
-      Ret.Vars[K].first->setInitializer(
-          MapValue(Ret.Vars[K].second->getInitializer(), Rev, RF_IgnoreMissingLocals, nullptr, &Ret));
+      Ret.Vars[K].first->setInitializer(MapValue(Ret.Vars[K].second->getInitializer(), Rev,
+                                                 RF_IgnoreMissingLocals, nullptr, &Ret));
 }
 
 /// How many groups the closure is simplified in (presimplifyShared): a fixed function of
@@ -965,8 +959,7 @@ void presimplifyShared(Module &M, Layout &L, const std::vector<std::vector<uint8
         Rev[&GV] = It->second;
     for (size_t K = 0; K < GroupMembers[Gr].size(); ++K) {
       uint32_t I = GroupMembers[Gr][K];
-      graftBody(*cast<Function>(L.Defs[I]), *(*R)->getFunction(MemberNames[Gr][K]), Rev, Ret, L,
-                I);
+      graftBody(*cast<Function>(L.Defs[I]), *(*R)->getFunction(MemberNames[Gr][K]), Rev, Ret, L, I);
     }
     finishReturned(Ret, Rev);
   }
@@ -1048,8 +1041,7 @@ void stripShardMetadata(Module &Shard) {
 /// Keeps in each compile unit's global list only the variables this shard defines
 /// (and, in the asm shard, those attached to no variable of the module at all), and
 /// drops !dbg from imported variables: only the owner describes a variable.
-void pruneDebugGlobals(Module &Shard, const Module &M, ValueToValueMapTy &VMap,
-                       bool KeepOrphans) {
+void pruneDebugGlobals(Module &Shard, const Module &M, ValueToValueMapTy &VMap, bool KeepOrphans) {
   NamedMDNode *CUs = Shard.getNamedMetadata("llvm.dbg.cu");
   if (!CUs)
     return;
@@ -1196,9 +1188,9 @@ void writeManifest(const Module &M, const std::string &Dir, ArrayRef<uint64_t> W
     if (std::string T = Triple(M.getTargetTriple()).str(); !T.empty())
       OS << "triple " << T << "\n";
     OS << "reloc "
-       << (M.getPICLevel() == PICLevel::NotPIC ? "static"
+       << (M.getPICLevel() == PICLevel::NotPIC    ? "static"
            : M.getPIELevel() != PIELevel::Default ? "pie"
-                                                   : "pic")
+                                                  : "pic")
        << "\n";
     if (!CPU.empty())
       OS << "cpu " << CPU << "\n";
@@ -1282,8 +1274,8 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   if (Limits.Verify && verifyModule(M, &errs(), &BrokenDebugInfo))
     fail("input module '" + M.getModuleIdentifier() + "' is broken");
   if (BrokenDebugInfo)
-    errs() << "warning: shard-split: ignoring invalid debug info in '"
-           << M.getModuleIdentifier() << "'\n";
+    errs() << "warning: shard-split: ignoring invalid debug info in '" << M.getModuleIdentifier()
+           << "'\n";
   if (Limits.QuickExit) {
     // The driver's own process ends here: the module is not freed and the rest of the
     // pipeline (opt's verification of a module nobody writes) does not run.

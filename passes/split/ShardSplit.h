@@ -11,19 +11,19 @@ namespace shard {
 /// How much shard-split may copy into a shard besides its own definitions, and how it
 /// writes the shards.
 struct SplitLimits {
-  unsigned ImportCost = 125; // import functions up to this cost (twice with inlinehint)
-  unsigned DupCost = 60;     // copy local functions called only directly up to this cost
-  unsigned Depth = 1;        // import what imports refer to, this many levels deep
-  unsigned TinyCost = 30;    // copy or import definitions up to this cost at any depth,
-                             // and count no depth for such functions (wrappers)
-  uint64_t ConstBytes = 4096; // copy or import constants up to this size
+  unsigned ImportCost = 125;    // import functions up to this cost (twice with inlinehint)
+  unsigned DupCost = 60;        // copy local functions called only directly up to this cost
+  unsigned Depth = 1;           // import what imports refer to, this many levels deep
+  unsigned TinyCost = 30;       // copy or import definitions up to this cost at any depth,
+                                // and count no depth for such functions (wrappers)
+  uint64_t ConstBytes = 4096;   // copy or import constants up to this size
   unsigned Parts = 1, Part = 0; // write only this part's share of the shards (writerOf)
-  int NotifyFD = -1;      // write "manifest" or the shard number, a line each, to this fd
-  bool QuickExit = false; // end opt after the last file: no teardown, no final verifier
-  bool Verify = false;    // verify the input once the files are written (opt -disable-verify)
-  bool CopyBodies = false; // copy every body into its shard, never borrow the owner's
-  unsigned Presimplify = 0; // -O level (1-3) at which to simplify once what shards share
-  unsigned Threads = 1;     // threads that simplify it (the output does not depend on them)
+  int NotifyFD = -1;            // write "manifest" or the shard number, a line each, to this fd
+  bool QuickExit = false;       // end opt after the last file: no teardown, no final verifier
+  bool Verify = false;          // verify the input once the files are written (opt -disable-verify)
+  bool CopyBodies = false;      // copy every body into its shard, never borrow the owner's
+  unsigned Presimplify = 0;     // -O level (1-3) at which to simplify once what shards share
+  unsigned Threads = 1;         // threads that simplify it (the output does not depend on them)
 };
 
 /// shard-split<dir=PATH;...>: writes one module per shard and a manifest into PATH.
