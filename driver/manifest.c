@@ -93,13 +93,12 @@ void manifest_read(const char *path, struct manifest *m) {
       else
         bad("expected 'reloc pie', 'reloc pic' or 'reloc static'; got ", f[1]);
       have_reloc = 1;
-    } else if (!strcmp(f[0], "triple") || !strcmp(f[0], "cpu") || !strcmp(f[0], "features")) {
-      char **v = f[0][0] == 't' ? &m->triple : f[0][0] == 'c' ? &m->cpu : &m->features;
+    } else if (!strcmp(f[0], "triple")) {
       if (n != 2 || !*f[1])
         bad("expected one value after ", f[0]);
-      if (*v)
+      if (m->triple)
         bad("duplicate line: ", f[0]);
-      *v = xstrdup(f[1]);
+      m->triple = xstrdup(f[1]);
     } else if (!strcmp(f[0], "shard")) {
       if (n != 6 || strcmp(f[2], "cost") || strcmp(f[4], "functions"))
         bad("expected 'shard K cost C functions F'", "");

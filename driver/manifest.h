@@ -24,8 +24,6 @@ struct manifest {
   int nshards;
   enum reloc reloc; /* reloc static, pic or pie */
   char *triple;     /* target triple; NULL when absent */
-  char *cpu;        /* NULL when absent (parsed, not used: functions carry target-cpu) */
-  char *features;   /* NULL when absent (likewise target-features) */
   struct shard *shards;
   struct promo *promos;
   size_t npromos;

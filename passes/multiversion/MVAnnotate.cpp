@@ -34,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 #include "cost/ShardCost.h"
 #include "ir/Plan.h"
+#include "ir/Support.h"
 #include "multiversion/MV.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -1014,15 +1015,8 @@ void Annotator::run() {
 
   Triple TT(M.getTargetTriple());
   std::string Err;
-#if LLVM_VERSION_MAJOR >= 21
-  const Target *TheTarget = TargetRegistry::lookupTarget(TT, Err);
-  if (TT.getArch() == Triple::x86_64 && TheTarget)
-    TM.reset(TheTarget->createTargetMachine(TT, "", "", TargetOptions(), std::nullopt));
-#else
-  const Target *TheTarget = TargetRegistry::lookupTarget(TT.str(), Err);
-  if (TT.getArch() == Triple::x86_64 && TheTarget)
-    TM.reset(TheTarget->createTargetMachine(TT.str(), "", "", TargetOptions(), std::nullopt));
-#endif
+  if (TT.getArch() == Triple::x86_64)
+    TM = createTargetMachine(TT, std::nullopt, Err);
   SmallVector<Function *, 64> Work;
   for (Function &F : M)
     if (!F.isDeclaration()) {
@@ -1051,7 +1045,7 @@ PreservedAnalyses MVAnnotatePass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::string Err;
   StringRef List = Targets.empty() ? mvTargetsOption() : StringRef(Targets);
   if (!parseMVTargetList(List, Ts, Err))
-    report_fatal_error(Twine("shard-mv-annotate: ") + Err, /*gen_crash_diag=*/false);
+    fatal("shard-mv-annotate", Err);
   if (Ts.empty())
     return PreservedAnalyses::all();
   // Least capable first: a more capable target must beat the clones it implies.

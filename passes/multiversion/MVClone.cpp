@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 #include "cost/ShardCost.h"
 #include "ir/Plan.h"
+#include "ir/Support.h"
 #include "multiversion/MV.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -409,8 +410,7 @@ PreservedAnalyses MVClonePass::run(Module &M, ModuleAnalysisManager &) {
   if (!Opts.Dispatch) {
     std::optional<MVDispatch> D = parseMVDispatch(MVDispatchOpt);
     if (!D)
-      report_fatal_error("shard-mv: -shard-mv-dispatch must be ifunc, table or auto",
-                         /*gen_crash_diag=*/false);
+      fatal("shard-mv", "-shard-mv-dispatch must be ifunc, table or auto");
     Dispatch = *D;
   }
   Triple TT(M.getTargetTriple());
@@ -423,7 +423,7 @@ PreservedAnalyses MVClonePass::run(Module &M, ModuleAnalysisManager &) {
     std::string Err;
     Force = parseMVTarget(ForceName, Err);
     if (!Force)
-      report_fatal_error(Twine("shard-mv: force: ") + Err, /*gen_crash_diag=*/false);
+      fatal("shard-mv", "force: " + Err);
   }
   bool Trace = Opts.Trace ? *Opts.Trace : MVTraceOpt.getValue();
   if (!Cloner(M, Dispatch, std::move(Force), ForceDefault, Trace).run())

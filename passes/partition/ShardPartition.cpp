@@ -15,6 +15,7 @@
 #include "partition/ShardPartition.h"
 #include "cost/ShardCost.h"
 #include "ir/Plan.h"
+#include "ir/Support.h"
 #include "multiversion/MV.h"
 #include "partition/partition.h"
 
@@ -273,7 +274,7 @@ std::vector<uint32_t> placeStable(Groups &G, ArrayRef<uint64_t> Cost, const RefG
   shard_graph Grp{NG, GR.From.size(), GroupCost.data(), GR.From.data(), GR.To.data(), GR.W.data()};
   std::vector<uint32_t> Order(NG);
   if (shard_stable_order(&Grp, Floating.data(), Order.data()))
-    report_fatal_error("shard-partition: out of memory");
+    fatal("shard-partition", "out of memory");
   std::vector<uint64_t> OrderedCost(NG), Key(NG);
   for (size_t K = 0; K < NG; ++K) {
     OrderedCost[K] = GroupCost[Order[K]];
@@ -302,7 +303,7 @@ std::vector<uint32_t> placeByGraph(Groups &G, ArrayRef<uint64_t> Cost, const Ref
   shard_graph Grp{Roots.size(),   GR.From.size(), GroupCost.data(),
                   GR.From.data(), GR.To.data(),   GR.W.data()};
   if (shard_assign(&Grp, NumShards, Slack, GroupShard.data(), Load.data()))
-    report_fatal_error("shard-partition: out of memory");
+    fatal("shard-partition", "out of memory");
   return GroupOf;
 }
 

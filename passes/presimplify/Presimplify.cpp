@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "presimplify/Presimplify.h"
 #include "ir/Metadata.h"
+#include "ir/Support.h"
 
 #include "llvm/Analysis/LazyCallGraph.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -37,19 +38,8 @@ void simplifyClosure(Module &M, unsigned Level) {
   Triple TT(M.getTargetTriple());
   std::unique_ptr<TargetMachine> TM;
   std::string Err;
-#if LLVM_VERSION_MAJOR >= 22
-  const Target *T = TT.str().empty() ? nullptr : TargetRegistry::lookupTarget(TT, Err);
-#else
-  const Target *T = TT.str().empty() ? nullptr : TargetRegistry::lookupTarget(TT.str(), Err);
-#endif
-  if (T)
-    TM.reset(T->createTargetMachine(
-#if LLVM_VERSION_MAJOR >= 21
-        TT,
-#else
-        TT.str(),
-#endif
-        "", "", TargetOptions(), Reloc::PIC_));
+  if (!TT.str().empty())
+    TM = createTargetMachine(TT, Reloc::PIC_, Err);
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;

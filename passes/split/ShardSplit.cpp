@@ -18,6 +18,7 @@
 #include "split/ShardSplit.h"
 #include "cost/ShardCost.h"
 #include "ir/Plan.h"
+#include "ir/Support.h"
 #include "presimplify/Presimplify.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -60,7 +61,7 @@ namespace {
 
 /// Dies with a message naming the pass; used for conditions opt cannot recover from.
 [[noreturn]] void fail(const Twine &Msg) {
-  report_fatal_error("shard-split: " + Msg, /*gen_crash_diag=*/false);
+  shard::fatal("shard-split", Msg);
 }
 
 /// Whether a shard may borrow its own functions' bodies from the source module rather than
@@ -1086,15 +1087,6 @@ unsigned writerOf(unsigned S, unsigned Parts) {
   return Parts < 4 ? S % Parts : 1 + S % (Parts - 1);
 }
 
-/// Target CPU and features most functions use (the first defined one's).
-std::pair<std::string, std::string> moduleTarget(const Module &M) {
-  for (const Function &F : M)
-    if (!F.isDeclaration() && F.hasFnAttribute("target-cpu"))
-      return {F.getFnAttribute("target-cpu").getValueAsString().str(),
-              F.getFnAttribute("target-features").getValueAsString().str()};
-  return {};
-}
-
 void writeFile(const std::string &Path, function_ref<void(raw_ostream &)> Write) {
   std::error_code EC;
   raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
@@ -1181,7 +1173,6 @@ void writeShard(const Module &M, const Plan &P, const Layout &L, unsigned S,
 /// and function count, and the promoted names (docs/contract.md).
 void writeManifest(const Module &M, const std::string &Dir, ArrayRef<uint64_t> Work,
                    ArrayRef<unsigned> Functions, ArrayRef<Promotion> Promoted) {
-  auto [CPU, Features] = moduleTarget(M);
   writeFile(Dir + "/manifest", [&](raw_ostream &OS) {
     OS << "shard-manifest 1\n";
     OS << "shards " << Work.size() << "\n";
@@ -1192,10 +1183,6 @@ void writeManifest(const Module &M, const std::string &Dir, ArrayRef<uint64_t> W
            : M.getPIELevel() != PIELevel::Default ? "pie"
                                                   : "pic")
        << "\n";
-    if (!CPU.empty())
-      OS << "cpu " << CPU << "\n";
-    if (!Features.empty())
-      OS << "features " << Features << "\n";
     for (unsigned S = 0; S < Work.size(); ++S)
       OS << "shard " << S << " cost " << Work[S] << " functions " << Functions[S] << "\n";
     for (const Promotion &Pr : Promoted)

@@ -1,4 +1,4 @@
-/* Unit tests of passes/partition.c: prints "N passed, N failed" and exits nonzero on failure. */
+/* Unit tests of passes/partition/partition.c: prints "N passed, N failed" and exits nonzero on failure. */
 #include "partition/partition.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
 #!/bin/sh
-# split-move.ll's check: split-move.ll.sh PLUGIN DIR OUT NAME...: for each input DIR/NAME.ll,
+# move.ll's check: move.ll.sh PLUGIN DIR OUT NAME...: for each input DIR/NAME.ll,
 # splits it into 8 shards with bodies moved and with bodies copied, and requires the same
 # files, the same source module after the split, and shards that verify.
 set -e

@@ -7,7 +7,7 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".ll", ".test", ".c"]
 config.test_source_root = os.path.join(config.shard_src_root, "test")
 config.test_exec_root = os.path.join(config.shard_obj_root, "test")
-config.excludes = ["Inputs", "unit", "lit.site.cfg.py.in"]
+config.excludes = ["Inputs", "lit.site.cfg.py.in"]
 
 bindir = os.path.join(config.shard_obj_root, "bin")
 plugin = os.path.join(config.shard_obj_root, "lib", "ShardPlugin.so")

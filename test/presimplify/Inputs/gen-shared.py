@@ -1,5 +1,5 @@
 """Prints a module of N small functions @fK, each called by both @user0 and @user1 (so that
-a two-shard split imports about half of them into each shard): presimplify-groups.test."""
+a two-shard split imports about half of them into each shard): groups.test."""
 import sys
 
 n = int(sys.argv[1])
