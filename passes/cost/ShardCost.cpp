@@ -1,12 +1,14 @@
 //===- ShardCost.cpp - Predicted compile cost of each function -----------===//
 //
+//   opt -load-pass-plugin=ShardPlugin.so -passes=shard-cost -S m.ll
+//
 // shard-cost attaches !shard.cost !{i64 C} to every defined function and records
 // the module total in !shard.total_cost. C predicts the time `opt -O2 | llc`
 // spends on the function, in arbitrary units (about one per simple instruction).
 //
 //===----------------------------------------------------------------------===//
 #include "cost/ShardCost.h"
-#include "ir/Metadata.h"
+#include "ir/Plan.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
@@ -44,19 +46,12 @@ uint64_t computeCost(const Function &F) {
     for (const Instruction &I : BB)
       Insts += instructionWeight(I);
   }
+  assert(Blocks > 0 && "a definition has an entry block");
   return 1 + Insts + 2 * Blocks;
 }
 
-static std::optional<uint64_t> readCost(const MDNode *N) {
-  if (!N || N->getNumOperands() != 1)
-    return std::nullopt;
-  if (auto *C = mdconst::dyn_extract<ConstantInt>(N->getOperand(0)))
-    return C->getZExtValue();
-  return std::nullopt;
-}
-
 uint64_t getCost(const Function &F) {
-  if (auto C = readCost(F.getMetadata(CostMD)))
+  if (auto C = readIntMD(F.getMetadata(CostMD)))
     return *C;
   return computeCost(F);
 }

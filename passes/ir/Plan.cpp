@@ -81,12 +81,17 @@ bool isPerShardArray(const GlobalValue &GV) {
          N == "llvm.compiler.used";
 }
 
-static std::optional<unsigned> readShardMD(const GlobalObject &GO) {
-  const MDNode *N = GO.getMetadata(ShardMD);
+std::optional<uint64_t> readIntMD(const MDNode *N) {
   if (!N || N->getNumOperands() != 1)
     return std::nullopt;
   if (auto *C = mdconst::dyn_extract<ConstantInt>(N->getOperand(0)))
-    return unsigned(C->getZExtValue());
+    return C->getZExtValue();
+  return std::nullopt;
+}
+
+static std::optional<unsigned> readShardMD(const GlobalObject &GO) {
+  if (std::optional<uint64_t> S = readIntMD(GO.getMetadata(ShardMD)))
+    return unsigned(*S);
   return std::nullopt;
 }
 

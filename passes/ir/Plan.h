@@ -20,6 +20,7 @@
 namespace llvm {
 class Constant;
 class GlobalValue;
+class MDNode;
 class Module;
 } // namespace llvm
 
@@ -33,6 +34,8 @@ struct Plan {
   uint64_t Cut = 0;                // weight of references between shards
 };
 std::optional<Plan> readPlan(const llvm::Module &M);
+/// The integer of a one-operand node !{iN V} (shard.cost, shard.partition), if it is one.
+std::optional<uint64_t> readIntMD(const llvm::MDNode *N);
 /// The shard a defined global value was assigned to (aliases and ifuncs follow the
 /// object they resolve to), or std::nullopt when it has none.
 std::optional<unsigned> getShard(const llvm::GlobalValue &GV);

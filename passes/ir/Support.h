@@ -28,8 +28,7 @@ namespace shard {
 /// A TargetMachine for TT with the default CPU and features (functions carry their
 /// own), or null with Err set when no target is registered for TT.
 std::unique_ptr<llvm::TargetMachine>
-createTargetMachine(const llvm::Triple &TT, std::optional<llvm::Reloc::Model> RM,
-                    std::string &Err);
+createTargetMachine(const llvm::Triple &TT, std::optional<llvm::Reloc::Model> RM, std::string &Err);
 
 } // namespace shard
 

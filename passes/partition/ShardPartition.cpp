@@ -1,22 +1,30 @@
 //===- ShardPartition.cpp - Assign global values to shards ---------------===//
 //
+//   opt -load-pass-plugin=ShardPlugin.so -disable-output m.bc
+//       -passes='shard-cost,shard-partition<shards=8>,print<shard-plan>'
+//
 // shard-partition<shards=N> assigns every defined global value to one shard and
 // records the plan as metadata (!shard.partition on global objects, !shard.plan
 // on the module). Values that must stay in one object file are grouped first:
 // comdat members, aliases and ifuncs with what they point to, block-address users
 // with the function, !associated globals, whatever module asm names, and the
 // members of a multiversioned family (!shard.mv.family, from shard-mv). Locals
-// whose references all come from one group join it (clustering), and groups are
-// then placed largest first on the shard they share most references with, within
-// a balance bound, and moved where they share more (passes/partition.c). Ties are
-// broken by name, then by module order.
+// whose references all come from one group join it (clustering). Groups are then
+// placed (partition/partition.c):
+// - place=stable (the default): in module order, discardable groups next to their
+//   users, cut into contiguous ranges at content-defined points, so that an edit
+//   to one function moves nothing else;
+// - place=graph: largest first onto the shard they share most references with,
+//   under a balance bound, then refined. Not edit-stable; the split's corner-case
+//   tests use it because it puts callers and callees of tiny modules predictably
+//   apart or together.
+// Ties are broken by name, then by module order.
 //
 //===----------------------------------------------------------------------===//
 #include "partition/ShardPartition.h"
 #include "cost/ShardCost.h"
 #include "ir/Plan.h"
 #include "ir/Support.h"
-#include "multiversion/MV.h"
 #include "partition/partition.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -29,12 +37,14 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include <algorithm>
 #include <map>
 #include <numeric>
+
+#define DEBUG_TYPE "shard-partition"
 
 using namespace llvm;
 
@@ -341,8 +351,10 @@ PreservedAnalyses ShardPartitionPass::run(Module &M, ModuleAnalysisManager &) {
       Graph ? placeByGraph(G, Cost, R, Roots, NumShards, Slack, GroupShard, Load)
             : placeStable(G, Cost, R, Roots, NumShards, Slack, GroupShard, Load);
   std::vector<unsigned> ShardOf(N + 1, 0);
-  for (uint32_t I = 0; I < N; ++I)
+  for (uint32_t I = 0; I < N; ++I) {
     ShardOf[I] = GroupShard[GroupOf[I]];
+    assert(ShardOf[I] < NumShards && "placement left a group outside the shards");
+  }
   ShardOf[N] = G.find(G.Asm) < N ? ShardOf[G.find(G.Asm)] : 0;
 
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
@@ -361,7 +373,10 @@ PreservedAnalyses ShardPartitionPass::run(Module &M, ModuleAnalysisManager &) {
   NMD->addOperand(planEntry(Ctx, "shards", {NumShards}, I32));
   NMD->addOperand(planEntry(Ctx, "asm-shard", {ShardOf[N]}, I32));
   NMD->addOperand(planEntry(Ctx, "costs", Load, I64));
-  NMD->addOperand(planEntry(Ctx, "cut", {shard_cut(&Item, ShardOf.data())}, I64));
+  uint64_t Cut = shard_cut(&Item, ShardOf.data());
+  NMD->addOperand(planEntry(Ctx, "cut", {Cut}, I64));
+  LLVM_DEBUG(dbgs() << "shard-partition: " << N << " globals in " << Roots.size() << " groups, "
+                    << NumShards << " shards, total cost " << Total << ", cut " << Cut << "\n");
   return PreservedAnalyses::all();
 }
 
