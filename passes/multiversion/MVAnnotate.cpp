@@ -36,6 +36,7 @@
 #include "ir/Plan.h"
 #include "ir/Support.h"
 #include "multiversion/MV.h"
+#include "multiversion/Targets.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -148,28 +149,6 @@ bool isFreeIntrinsic(const IntrinsicInst &II) {
   default:
     return false;
   }
-}
-
-/// The effective feature set of a "target-cpu" + "target-features" pair.
-StringMap<bool> effectiveFeatures(StringRef CPU, StringRef FS) {
-  StringMap<bool> Feats;
-  SmallVector<StringRef, 64> CPUFeats;
-  if (X86::parseArchX86(CPU, true) != X86::CK_None)
-    X86::getFeaturesForCPU(CPU, CPUFeats, false);
-  for (StringRef F : CPUFeats) {
-    Feats[F] = true;
-    X86::updateImpliedFeatures(F, true, Feats);
-  }
-  SmallVector<StringRef, 32> Parts;
-  FS.split(Parts, ',', -1, false);
-  for (StringRef P : Parts) {
-    bool On = P.consume_front("+");
-    if (!On && !P.consume_front("-"))
-      continue;
-    Feats[P] = On;
-    X86::updateImpliedFeatures(P, On, Feats);
-  }
-  return Feats;
 }
 
 /// Categories of gain, for reasons people can read.
