@@ -12,8 +12,6 @@
 //===----------------------------------------------------------------------===//
 #include "multiversion/Targets.h"
 
-#include "llvm/IR/Function.h"
-
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -198,35 +196,6 @@ std::string cloneFeatures(StringRef FS, const MVTarget &T) {
   for (const std::string &P : Out)
     S += (S.empty() ? "" : ",") + P;
   return S;
-}
-
-/// Why F cannot be multiversioned safely (whatever the annotation says).
-std::optional<std::string> unsafeReason(const Function &F) {
-  if (F.isDeclaration())
-    return std::string("declaration");
-  if (!F.hasName())
-    return std::string("unnamed function");
-  if (F.getMetadata(MVFamilyMD) || F.getMetadata(MVCloneMD))
-    return std::string("already multiversioned");
-  if (F.isVarArg())
-    return std::string("varargs");
-  if (F.hasFnAttribute(Attribute::Naked))
-    return std::string("naked");
-  if (F.hasAvailableExternallyLinkage())
-    return std::string("available_externally");
-  if (F.isInterposable())
-    return std::string("interposable definition");
-  if (F.hasComdat())
-    return std::string("in a comdat");
-  if (F.hasPrefixData() || F.hasPrologueData())
-    return std::string("prefix or prologue data");
-  for (const Argument &A : F.args())
-    if (A.hasInAllocaAttr() || A.hasPreallocatedAttr())
-      return std::string("inalloca or preallocated arguments");
-  for (const BasicBlock &BB : F)
-    if (BB.hasAddressTaken())
-      return std::string("address-taken blocks (blockaddress)");
-  return std::nullopt;
 }
 
 } // namespace shard
