@@ -30,8 +30,6 @@
 // -shard-mv-force and -shard-mv-trace when the pipeline does not give them.
 //
 //===----------------------------------------------------------------------===//
-#include "cost/ShardCost.h"
-#include "ir/Plan.h"
 #include "ir/Support.h"
 #include "multiversion/MV.h"
 
@@ -48,7 +46,6 @@
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/TargetParser/X86TargetParser.h"
@@ -58,6 +55,7 @@ using namespace llvm;
 
 #define DEBUG_TYPE "shard-mv"
 
+// The only way to configure the passes the plugin adds to clang's pipelines (clang -mllvm ...).
 static cl::opt<std::string>
     MVDispatchOpt("shard-mv-dispatch", cl::init("auto"),
                   cl::desc("Shard: how shard-mv dispatches: ifunc, table (pointer table) or auto "
@@ -97,6 +95,7 @@ struct Family {
 /// The most capable of Fam's clones that a CPU with CPUTarget's features runs;
 /// the default when none. Null CPUTarget: the default.
 Function *bestFor(const Family &Fam, const MVTarget *CPUTarget) {
+  assert(Fam.Clones.size() == Fam.Targets.size() && Fam.Default && "the versions are made");
   if (!CPUTarget)
     return Fam.Default;
   for (size_t I = 0; I < Fam.Targets.size(); ++I)
@@ -127,6 +126,9 @@ private:
   DenseMap<const GlobalValue *, size_t> FamilyOfEntry;
 
   MDNode *familyMD(const Family &Fam) { return MDNode::get(Ctx, MDString::get(Ctx, Fam.Name)); }
+  void collectFamilies();
+  std::optional<Family> familyOf(Function &F, const MDNode &MD);
+  void makeVersions(Family &Fam);
   Function *makeVersion(Family &Fam, const MVTarget *T, Function *After);
   void buildResolver(Family &Fam);
   void makeIFunc(Family &Fam);
@@ -181,19 +183,52 @@ void Cloner::addTrace(Function &V) {
   B.CreateStore(StrGV, TraceGV, /*isVolatile=*/true);
 }
 
-void Cloner::buildResolver(Family &Fam) {
+/// libgcc's / compiler-rt's CPU model, which __builtin_cpu_supports reads:
+/// struct __processor_model { unsigned vendor, type, subtype, features[1]; }
+/// __cpu_model, and unsigned __cpu_features2[3].
+StructType *cpuModelType(LLVMContext &Ctx) {
   Type *I32 = Type::getInt32Ty(Ctx);
+  return StructType::get(I32, I32, I32, ArrayType::get(I32, 1));
+}
+ArrayType *cpuFeatures2Type(LLVMContext &Ctx) { return ArrayType::get(Type::getInt32Ty(Ctx), 3); }
+
+/// Whether the CPU has every feature T's resolver tests, as __builtin_cpu_supports
+/// tests them: the bits of each feature word; false when nothing can be tested.
+Value *supportsTest(IRBuilder<> &B, const MVTarget &T, GlobalVariable *Model,
+                    GlobalVariable *Features2) {
+  Type *I32 = B.getInt32Ty();
+  SmallVector<StringRef, 32> Names(T.Supports.begin(), T.Supports.end());
+  std::array<uint32_t, 4> Mask = X86::getCpuSupportsMask(Names);
+  Value *Ok = nullptr;
+  for (unsigned W = 0; W < 4; ++W) {
+    if (!Mask[W])
+      continue;
+    // __cpu_model.__cpu_features[0], or __cpu_features2[W - 1].
+    Value *Addr = W == 0 ? B.CreateInBoundsGEP(cpuModelType(B.getContext()), Model,
+                                               {B.getInt32(0), B.getInt32(3), B.getInt32(0)})
+                         : B.CreateConstInBoundsGEP2_32(cpuFeatures2Type(B.getContext()), Features2,
+                                                        0, W - 1);
+    LoadInst *Word = B.CreateAlignedLoad(I32, Addr, Align(4));
+    Value *Bits = B.CreateAnd(Word, B.getInt32(Mask[W]));
+    Value *Has = B.CreateICmpEQ(Bits, B.getInt32(Mask[W]));
+    Ok = Ok ? B.CreateAnd(Ok, Has) : Has;
+  }
+  if (!Ok) // nothing __builtin_cpu_supports can test: never chosen at run time
+    Ok = B.getFalse();
+  return Ok;
+}
+
+void Cloner::buildResolver(Family &Fam) {
   Function *R = Fam.Resolver;
+  assert(R && R->empty() && Fam.Clones.size() == Fam.Targets.size() &&
+         "the resolver is built once, after the versions");
   R->addFnAttr(Attribute::NoUnwind);
   R->addFnAttr(Attribute::DisableSanitizerInstrumentation);
   R->setMetadata(MVFamilyMD, familyMD(Fam));
-  // What __builtin_cpu_supports uses: libgcc's / compiler-rt's CPU model.
   FunctionCallee Init =
       M.getOrInsertFunction("__cpu_indicator_init", FunctionType::get(Type::getVoidTy(Ctx), false));
   if (auto *InitF = dyn_cast<Function>(Init.getCallee()))
     InitF->setDSOLocal(true);
-  StructType *ModelTy = StructType::get(I32, I32, I32, ArrayType::get(I32, 1));
-  ArrayType *Features2Ty = ArrayType::get(I32, 3);
   auto External = [&](StringRef Name, Type *Ty) {
     auto *GV = dyn_cast_or_null<GlobalVariable>(M.getNamedValue(Name));
     if (!GV) {
@@ -210,27 +245,12 @@ void Cloner::buildResolver(Family &Fam) {
     B.CreateRet(bestFor(Fam, Force ? &*Force : nullptr));
     return;
   }
-  GlobalVariable *Model = External("__cpu_model", ModelTy);
-  GlobalVariable *Features2 = External("__cpu_features2", Features2Ty);
+  GlobalVariable *Model = External("__cpu_model", cpuModelType(Ctx));
+  GlobalVariable *Features2 = External("__cpu_features2", cpuFeatures2Type(Ctx));
+  // Most capable first: the first target the CPU has wins.
   for (size_t I = 0; I < Fam.Targets.size(); ++I) {
     const MVTarget &T = Fam.Targets[I];
-    SmallVector<StringRef, 32> Names(T.Supports.begin(), T.Supports.end());
-    std::array<uint32_t, 4> Mask = X86::getCpuSupportsMask(Names);
-    Value *Ok = nullptr;
-    for (unsigned W = 0; W < 4; ++W) {
-      if (!Mask[W])
-        continue;
-      // __cpu_model.__cpu_features[0], or __cpu_features2[W - 1].
-      Value *Addr = W == 0 ? B.CreateInBoundsGEP(ModelTy, Model,
-                                                 {B.getInt32(0), B.getInt32(3), B.getInt32(0)})
-                           : B.CreateConstInBoundsGEP2_32(Features2Ty, Features2, 0, W - 1);
-      LoadInst *Word = B.CreateAlignedLoad(I32, Addr, Align(4));
-      Value *Bits = B.CreateAnd(Word, B.getInt32(Mask[W]));
-      Value *Has = B.CreateICmpEQ(Bits, B.getInt32(Mask[W]));
-      Ok = Ok ? B.CreateAnd(Ok, Has) : Has;
-    }
-    if (!Ok) // nothing __builtin_cpu_supports can test: never chosen at run time
-      Ok = B.getFalse();
+    Value *Ok = supportsTest(B, T, Model, Features2);
     BasicBlock *Yes = BasicBlock::Create(Ctx, "use." + T.Name, R);
     BasicBlock *No = BasicBlock::Create(Ctx, "not." + T.Name, R);
     B.CreateCondBr(Ok, Yes, No);
@@ -242,6 +262,7 @@ void Cloner::buildResolver(Family &Fam) {
 
 void Cloner::makeIFunc(Family &Fam) {
   Function *F = Fam.Orig;
+  assert(F && Fam.Resolver && "the dispatch is made once, after the resolver");
   auto *IF = GlobalIFunc::create(F->getValueType(), F->getAddressSpace(), F->getLinkage(), "",
                                  Fam.Resolver, &M);
   IF->setVisibility(F->getVisibility());
@@ -255,8 +276,32 @@ void Cloner::makeIFunc(Family &Fam) {
   Fam.Entry = IF;
 }
 
+/// Ends In with a musttail call of Callee (of type FTy and convention CC) that
+/// passes on In's arguments, with the return and parameter attributes of AL,
+/// and returns its result.
+void forwardTailCall(IRBuilder<> &B, Function &In, FunctionType *FTy, CallingConv::ID CC,
+                     const AttributeList &AL, Value *Callee) {
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : In.args())
+    Args.push_back(&A);
+  CallInst *CI = B.CreateCall(FTy, Callee, Args);
+  CI->setTailCallKind(CallInst::TCK_MustTail);
+  CI->setCallingConv(CC);
+  CI->setAttributes(AttributeList::get(B.getContext(), AttributeSet(), AL.getRetAttrs(), [&] {
+    SmallVector<AttributeSet, 8> P;
+    for (unsigned I = 0; I < In.arg_size(); ++I)
+      P.push_back(AL.getParamAttrs(I));
+    return P;
+  }()));
+  if (FTy->getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(CI);
+}
+
 void Cloner::makeTable(Family &Fam) {
   Function *F = Fam.Orig;
+  assert(F && Fam.Resolver && "the dispatch is made once, after the resolver");
   Type *PtrTy = PointerType::getUnqual(Ctx);
   // F.init: resolve, remember, and go on to the chosen version.
   Function *Init = Function::Create(F->getFunctionType(), GlobalValue::InternalLinkage,
@@ -280,22 +325,7 @@ void Cloner::makeTable(Family &Fam) {
   Init->setDSOLocal(true);
 
   auto TailCall = [&](IRBuilder<> &B, Function *In, Value *Callee) {
-    SmallVector<Value *, 8> Args;
-    for (Argument &A : In->args())
-      Args.push_back(&A);
-    CallInst *CI = B.CreateCall(F->getFunctionType(), Callee, Args);
-    CI->setTailCallKind(CallInst::TCK_MustTail);
-    CI->setCallingConv(F->getCallingConv());
-    CI->setAttributes(AttributeList::get(Ctx, AttributeSet(), AL.getRetAttrs(), [&] {
-      SmallVector<AttributeSet, 8> P;
-      for (unsigned I = 0; I < In->arg_size(); ++I)
-        P.push_back(AL.getParamAttrs(I));
-      return P;
-    }()));
-    if (F->getReturnType()->isVoidTy())
-      B.CreateRetVoid();
-    else
-      B.CreateRet(CI);
+    forwardTailCall(B, *In, F->getFunctionType(), F->getCallingConv(), AL, Callee);
   };
   {
     IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Init));
@@ -337,58 +367,69 @@ void Cloner::rewriteCalls(Family &Fam) {
   }
 }
 
-bool Cloner::run() {
-  for (Function &F : M) {
-    MDNode *MD = F.getMetadata(MVMD);
-    if (!MD)
-      continue;
-    OptimizationRemarkEmitter ORE(&F);
-    auto Decline = [&](const std::string &Why) {
-      ORE.emit([&]() {
-        return OptimizationRemarkMissed(DEBUG_TYPE, "NotCloned", &F)
-               << "not multiversioned: " << Why;
-      });
-      F.setMetadata(MVMD, nullptr);
-    };
-    if (std::optional<std::string> Why = unsafeReason(F)) {
-      Decline(*Why);
-      continue;
-    }
-    Family Fam;
-    Fam.Orig = &F;
-    Fam.Name = F.getName().str();
-    for (const MDOperand &Op : MD->operands()) {
-      auto *S = dyn_cast_or_null<MDString>(Op.get());
-      std::string Err;
-      std::optional<MVTarget> T = S ? parseMVTarget(S->getString(), Err) : std::nullopt;
-      if (!T) {
-        Decline(S ? Err : "malformed !shard.mv");
-        Fam.Targets.clear();
-        break;
-      }
-      if (llvm::none_of(Fam.Targets, [&](const MVTarget &X) { return X.Name == T->Name; }))
-        Fam.Targets.push_back(std::move(*T));
-    }
-    if (Fam.Targets.empty())
-      continue;
-    sortMostCapableFirst(Fam.Targets);
-    Families.push_back(std::move(Fam));
+/// The families to make: every function with a valid !shard.mv that can be
+/// cloned safely. The others lose their !shard.mv, with a remark.
+void Cloner::collectFamilies() {
+  for (Function &F : M)
+    if (MDNode *MD = F.getMetadata(MVMD))
+      if (std::optional<Family> Fam = familyOf(F, *MD))
+        Families.push_back(std::move(*Fam));
+}
+
+/// F's family, its targets most capable first; none when F gets no clone.
+std::optional<Family> Cloner::familyOf(Function &F, const MDNode &MD) {
+  OptimizationRemarkEmitter ORE(&F);
+  auto Decline = [&](const std::string &Why) {
+    ORE.emit([&]() {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "NotCloned", &F) << "not multiversioned: " << Why;
+    });
+    F.setMetadata(MVMD, nullptr);
+  };
+  if (std::optional<std::string> Why = unsafeReason(F)) {
+    Decline(*Why);
+    return std::nullopt;
   }
+  Family Fam;
+  Fam.Orig = &F;
+  Fam.Name = F.getName().str();
+  for (const MDOperand &Op : MD.operands()) {
+    auto *S = dyn_cast_or_null<MDString>(Op.get());
+    std::string Err;
+    std::optional<MVTarget> T = S ? parseMVTarget(S->getString(), Err) : std::nullopt;
+    if (!T) {
+      Decline(S ? Err : "malformed !shard.mv");
+      return std::nullopt;
+    }
+    if (llvm::none_of(Fam.Targets, [&](const MVTarget &X) { return X.Name == T->Name; }))
+      Fam.Targets.push_back(std::move(*T));
+  }
+  if (Fam.Targets.empty())
+    return std::nullopt;
+  sortMostCapableFirst(Fam.Targets);
+  return Fam;
+}
+
+/// F.default and one clone per target, after F, from F's untouched body; then
+/// the (empty) resolver after them, and its body.
+void Cloner::makeVersions(Family &Fam) {
+  Function *After = Fam.Orig;
+  Fam.Default = After = makeVersion(Fam, nullptr, After);
+  for (const MVTarget &T : Fam.Targets)
+    Fam.Clones.push_back(After = makeVersion(Fam, &T, After));
+  Fam.Resolver = Function::Create(FunctionType::get(PointerType::getUnqual(Ctx), false),
+                                  GlobalValue::InternalLinkage, Fam.Name + ".resolver");
+  M.getFunctionList().insertAfter(After->getIterator(), Fam.Resolver);
+  Fam.Resolver->setDSOLocal(true);
+  buildResolver(Fam);
+}
+
+bool Cloner::run() {
+  collectFamilies();
   if (Families.empty())
     return false;
-
   // Versions first, from the untouched bodies; then the dispatch; then calls.
-  for (Family &Fam : Families) {
-    Function *After = Fam.Orig;
-    Fam.Default = After = makeVersion(Fam, nullptr, After);
-    for (const MVTarget &T : Fam.Targets)
-      Fam.Clones.push_back(After = makeVersion(Fam, &T, After));
-    Fam.Resolver = Function::Create(FunctionType::get(PointerType::getUnqual(Ctx), false),
-                                    GlobalValue::InternalLinkage, Fam.Name + ".resolver");
-    M.getFunctionList().insertAfter(After->getIterator(), Fam.Resolver);
-    Fam.Resolver->setDSOLocal(true);
-    buildResolver(Fam);
-  }
+  for (Family &Fam : Families)
+    makeVersions(Fam);
   for (size_t I = 0; I < Families.size(); ++I) {
     Family &Fam = Families[I];
     if (Dispatch == MVDispatch::IFunc)
@@ -396,6 +437,7 @@ bool Cloner::run() {
     else
       makeTable(Fam);
     Fam.Orig = nullptr;
+    assert(!FamilyOfEntry.count(Fam.Entry) && "each family has its own entry");
     FamilyOfEntry[Fam.Entry] = I;
   }
   for (Family &Fam : Families)

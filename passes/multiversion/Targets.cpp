@@ -1,16 +1,16 @@
-//===- MVTarget.cpp - Multiversioning targets: names, features, tests ----===//
+//===- Targets.cpp - Multiversioning targets: names, features, tests -----===//
 //
 // A target is an x86-64 ISA level (x86-64-v2, -v3, -v4) or a CPU name that
 // LLVM knows (haswell, znver4, ...). Its features come from LLVM's X86 target
-// parser, with everything they imply. The resolver tests what
-// __builtin_cpu_supports can test: the level itself for ISA levels (one bit, as
-// clang does), and for CPU names every feature the run-time library knows
-// except system features that compiled code never uses (see isSystemFeature).
+// parser, with everything they imply; effectiveFeatures() reads the features
+// of any "target-cpu" / "target-features" pair the same way. The resolver
+// tests what __builtin_cpu_supports can test: the level itself for ISA levels
+// (one bit, as clang does), and for CPU names every feature the run-time
+// library knows except system features that compiled code never uses (see
+// isSystemFeature). cloneFeatures() gives a clone its "target-features".
 //
 //===----------------------------------------------------------------------===//
-#include "multiversion/MV.h"
-
-#include "llvm/IR/Function.h"
+#include "multiversion/Targets.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -55,6 +55,17 @@ bool isISALevel(StringRef Name) {
   return Name == "x86-64-v2" || Name == "x86-64-v3" || Name == "x86-64-v4";
 }
 
+/// Enables CPU's features and everything they imply (avx2 implies avx, sse4.2,
+/// ...) in Feats. CPU must be a name LLVM knows.
+void addCPUFeatures(StringRef CPU, StringMap<bool> &Feats) {
+  SmallVector<StringRef, 64> CPUFeats;
+  X86::getFeaturesForCPU(CPU, CPUFeats, /*NeedPlus=*/false);
+  for (StringRef F : CPUFeats) {
+    Feats[F] = true;
+    X86::updateImpliedFeatures(F, true, Feats);
+  }
+}
+
 } // namespace
 
 bool MVTarget::has(StringRef Feature) const { return llvm::is_contained(Features, Feature); }
@@ -75,17 +86,11 @@ std::optional<MVTarget> parseMVTarget(StringRef Name, std::string &Err) {
   }
   MVTarget T;
   T.Name = Name.str();
-  // The CPU's features and everything they imply (avx2 implies avx, sse4.2, ...),
-  // and the x86-64 baseline, which LLVM leaves implicit for some CPUs (znver4
-  // does not list cmov).
-  SmallVector<StringRef, 64> Feats;
-  X86::getFeaturesForCPU("x86-64", Feats, /*NeedPlus=*/false);
-  X86::getFeaturesForCPU(Name, Feats, /*NeedPlus=*/false);
+  // The CPU's features, and the x86-64 baseline, which LLVM leaves implicit for
+  // some CPUs (znver4 does not list cmov).
   StringMap<bool> All;
-  for (StringRef F : Feats) {
-    All[F] = true;
-    X86::updateImpliedFeatures(F, true, All);
-  }
+  addCPUFeatures("x86-64", All);
+  addCPUFeatures(Name, All);
   for (const auto &KV : All)
     if (KV.getValue())
       T.Features.push_back(KV.getKey().str());
@@ -105,6 +110,22 @@ std::optional<MVTarget> parseMVTarget(StringRef Name, std::string &Err) {
       T.Level = L;
   }
   return T;
+}
+
+StringMap<bool> effectiveFeatures(StringRef CPU, StringRef FS) {
+  StringMap<bool> Feats;
+  if (X86::parseArchX86(CPU, /*Only64Bit=*/true) != X86::CK_None)
+    addCPUFeatures(CPU, Feats);
+  SmallVector<StringRef, 32> Parts;
+  FS.split(Parts, ',', -1, false);
+  for (StringRef P : Parts) {
+    bool On = P.consume_front("+");
+    if (!On && !P.consume_front("-"))
+      continue;
+    Feats[P] = On;
+    X86::updateImpliedFeatures(P, On, Feats);
+  }
+  return Feats;
 }
 
 bool parseMVTargetList(StringRef List, std::vector<MVTarget> &Out, std::string &Err) {
@@ -137,6 +158,20 @@ void sortMostCapableFirst(std::vector<MVTarget> &Targets) {
       return A.Features.size() > B.Features.size();
     return A.Name < B.Name;
   });
+  assert(isOrderedByCapability(Targets, /*LeastFirst=*/false) &&
+         "a target comes before every target it implies");
+}
+
+bool isOrderedByCapability(ArrayRef<MVTarget> Targets, bool LeastFirst) {
+  auto StrictlyImplies = [](const MVTarget &A, const MVTarget &B) {
+    return A.implies(B) && !B.implies(A);
+  };
+  for (size_t I = 0; I < Targets.size(); ++I)
+    for (size_t J = I + 1; J < Targets.size(); ++J)
+      if (LeastFirst ? StrictlyImplies(Targets[I], Targets[J])
+                     : StrictlyImplies(Targets[J], Targets[I]))
+        return false;
+  return true;
 }
 
 /// The subtarget attributes of a clone for T on top of the baseline features FS.
@@ -161,35 +196,6 @@ std::string cloneFeatures(StringRef FS, const MVTarget &T) {
   for (const std::string &P : Out)
     S += (S.empty() ? "" : ",") + P;
   return S;
-}
-
-/// Why F cannot be multiversioned safely (whatever the annotation says).
-std::optional<std::string> unsafeReason(const Function &F) {
-  if (F.isDeclaration())
-    return std::string("declaration");
-  if (!F.hasName())
-    return std::string("unnamed function");
-  if (F.getMetadata(MVFamilyMD) || F.getMetadata(MVCloneMD))
-    return std::string("already multiversioned");
-  if (F.isVarArg())
-    return std::string("varargs");
-  if (F.hasFnAttribute(Attribute::Naked))
-    return std::string("naked");
-  if (F.hasAvailableExternallyLinkage())
-    return std::string("available_externally");
-  if (F.isInterposable())
-    return std::string("interposable definition");
-  if (F.hasComdat())
-    return std::string("in a comdat");
-  if (F.hasPrefixData() || F.hasPrologueData())
-    return std::string("prefix or prologue data");
-  for (const Argument &A : F.args())
-    if (A.hasInAllocaAttr() || A.hasPreallocatedAttr())
-      return std::string("inalloca or preallocated arguments");
-  for (const BasicBlock &BB : F)
-    if (BB.hasAddressTaken())
-      return std::string("address-taken blocks (blockaddress)");
-  return std::nullopt;
 }
 
 } // namespace shard
