@@ -60,9 +60,7 @@ namespace shard {
 namespace {
 
 /// Dies with a message naming the pass; used for conditions opt cannot recover from.
-[[noreturn]] void fail(const Twine &Msg) {
-  shard::fatal("shard-split", Msg);
-}
+[[noreturn]] void fail(const Twine &Msg) { shard::fatal("shard-split", Msg); }
 
 /// Whether a shard may borrow its own functions' bodies from the source module rather than
 /// copy them (copy-bodies turns it off). LLVM 19 copies: its functions carry one of two
@@ -224,7 +222,8 @@ bool importEligible(const GlobalValue &GV, const SplitLimits &Lim) {
   return false;
 }
 
-Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim, const StringSet<> &Pinned) {
+Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim, bool CopyBodies,
+                   const StringSet<> &Pinned) {
   Layout L;
   unsigned Pos = 0;
   for (GlobalValue &GV : M.global_values()) {
@@ -305,7 +304,7 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim, const Strin
     collectCallees(*L.Defs[I], L, L.Calls[I]);
     // Not a function whose blocks or whose references' blocks have their address taken:
     // a blockaddress names its function's own block, which a borrowed body would move.
-    L.Movable[I] = MoveBodies && !Lim.CopyBodies && isa<Function>(L.Defs[I]) && !L.BlocksTaken[I] &&
+    L.Movable[I] = MoveBodies && !CopyBodies && isa<Function>(L.Defs[I]) && !L.BlocksTaken[I] &&
                    llvm::none_of(L.Refs[I], [&](uint32_t R) { return L.BlocksTaken[R]; });
   }
   L.Dup.resize(L.Defs.size());
@@ -795,14 +794,14 @@ unsigned closureGroups(size_t Members) {
 /// holds them, the owner too. What they refer to is collected again, so that the locals
 /// they now name are promoted like any other.
 ///
-/// The closure is simplified in groups (closureGroups), on up to Lim.Threads threads, each
+/// The closure is simplified in groups (closureGroups), on up to Opts.Threads threads, each
 /// group in a context of its own: the functions of a range of the module (by cost) with
 /// what they refer to in the closure, the rest only declared. A function's simplified body
 /// depends on what it calls, which its group holds, and not on the threads. A module with
 /// debug info is simplified in one group, in the module's own context (its debug metadata
 /// would not survive the trip between contexts).
 void presimplifyShared(Module &M, Layout &L, const std::vector<std::vector<uint8_t>> &Placed,
-                       const SplitLimits &Lim) {
+                       const SplitOptions &Opts) {
   enum : uint8_t { Out, Context, Simplified };
   std::vector<uint8_t> Role(L.Defs.size(), Out);
   for (const std::vector<uint8_t> &P : Placed)
@@ -835,7 +834,7 @@ void presimplifyShared(Module &M, Layout &L, const std::vector<std::vector<uint8
       Keep.push_back(cast<GlobalValue>(VMap[L.Defs[I]]));
     appendToCompilerUsed(*C, Keep);
     bool BrokenDebugInfo = false;
-    if (Lim.Verify && verifyModule(*C, &errs(), &BrokenDebugInfo))
+    if (Opts.Verify && verifyModule(*C, &errs(), &BrokenDebugInfo))
       fail("input module '" + M.getModuleIdentifier() + "' is broken");
     return C;
   };
@@ -853,7 +852,7 @@ void presimplifyShared(Module &M, Layout &L, const std::vector<std::vector<uint8
   if (!M.debug_compile_units().empty()) {
     ValueToValueMapTy VMap;
     std::unique_ptr<Module> C = Closure(Held, VMap);
-    simplifyClosure(*C, Lim.Presimplify);
+    simplifyClosure(*C, Opts.Presimplify);
     ValueToValueMapTy Rev;
     Back(VMap, [&](GlobalValue &CV, GlobalValue &GV) { Rev[&CV] = &GV; });
     reverseMetadata(VMap, Rev);
@@ -910,7 +909,7 @@ void presimplifyShared(Module &M, Layout &L, const std::vector<std::vector<uint8
     WriteBitcodeToFile(*C, OS);
   }
 
-  // Each group in a context of its own, on up to Lim.Threads threads: read, simplified,
+  // Each group in a context of its own, on up to Opts.Threads threads: read, simplified,
   // written back with only its members' bodies.
   std::vector<std::string> Error(G);
   std::atomic<unsigned> Next{0};
@@ -923,7 +922,7 @@ void presimplifyShared(Module &M, Layout &L, const std::vector<std::vector<uint8
         Error[Gr] = toString(Mod.takeError());
         continue;
       }
-      simplifyClosure(**Mod, Lim.Presimplify);
+      simplifyClosure(**Mod, Opts.Presimplify);
       StringSet<> Keep;
       for (const std::string &N : MemberNames[Gr])
         Keep.insert(N);
@@ -938,7 +937,7 @@ void presimplifyShared(Module &M, Layout &L, const std::vector<std::vector<uint8
     }
   };
   std::vector<std::thread> Pool;
-  for (unsigned T = 1; T < std::min(Lim.Threads, G); ++T)
+  for (unsigned T = 1; T < std::min(Opts.Threads, G); ++T)
     Pool.emplace_back(Worker);
   Worker();
   for (std::thread &T : Pool)
@@ -1212,12 +1211,12 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   namePrivatesByReferrer(M, pinnedNames(M));
   // Names pinned by llvm.used or module asm, once the privates have their new names.
   StringSet<> Pinned = pinnedNames(M);
-  Layout L = buildLayout(M, *P, Limits, Pinned);
+  Layout L = buildLayout(M, *P, Opts.Limits, Opts.CopyBodies, Pinned);
   std::vector<std::vector<uint8_t>> Placed(P->NumShards);
   for (unsigned S = 0; S < P->NumShards; ++S)
-    placeShard(L, Limits, S, Placed[S]);
-  if (Limits.Presimplify)
-    presimplifyShared(M, L, Placed, Limits);
+    placeShard(L, Opts.Limits, S, Placed[S]);
+  if (Opts.Presimplify)
+    presimplifyShared(M, L, Placed, Opts);
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
   keepAlive(L, P->NumShards, Placed);
 
@@ -1237,33 +1236,33 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     }
 
   // The manifest first, so that a driver may compile each shard as soon as it is written.
-  if (Limits.Part == 0) {
+  if (Opts.Part == 0) {
     writeManifest(M, Dir, Work, Functions, Promoted);
-    notify(Limits.NotifyFD, "manifest");
+    notify(Opts.NotifyFD, "manifest");
   }
   // With parts=P, P processes split one module in parallel, each having made the same
   // plan and decisions; this one writes its share of the shards, the largest first (the
   // driver starts the largest jobs first).
   std::vector<unsigned> Mine;
   for (unsigned S = 0; S < P->NumShards; ++S)
-    if (writerOf(S, Limits.Parts) == Limits.Part)
+    if (writerOf(S, Opts.Parts) == Opts.Part)
       Mine.push_back(S);
   llvm::stable_sort(Mine, [&](unsigned A, unsigned B) { return Work[A] > Work[B]; });
   for (unsigned S : Mine) {
     writeShard(M, *P, L, S, Placed[S], Dir);
-    notify(Limits.NotifyFD, std::to_string(S));
+    notify(Opts.NotifyFD, std::to_string(S));
   }
   // verify: the driver runs opt with -disable-verify and has the input verified here, once
   // the files are written, so that the first jobs need not wait for it (they fail on a
   // broken shard too, but the driver reports this failure first).
   // Invalid debug info is no error (clang drops it from each shard, as opt would have).
   bool BrokenDebugInfo = false;
-  if (Limits.Verify && verifyModule(M, &errs(), &BrokenDebugInfo))
+  if (Opts.Verify && verifyModule(M, &errs(), &BrokenDebugInfo))
     fail("input module '" + M.getModuleIdentifier() + "' is broken");
   if (BrokenDebugInfo)
     errs() << "warning: shard-split: ignoring invalid debug info in '" << M.getModuleIdentifier()
            << "'\n";
-  if (Limits.QuickExit) {
+  if (Opts.QuickExit) {
     // The driver's own process ends here: the module is not freed and the rest of the
     // pipeline (opt's verification of a module nobody writes) does not run.
     outs().flush();
@@ -1274,32 +1273,33 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
 }
 
 void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(StringRef)>) {
+  const SplitLimits &Lim = Opts.Limits;
+  SplitOptions D;
   OS << "shard-split<dir=" << Dir;
-  SplitLimits D;
-  if (Limits.ImportCost != D.ImportCost)
-    OS << ";import-cost=" << Limits.ImportCost;
-  if (Limits.DupCost != D.DupCost)
-    OS << ";dup-cost=" << Limits.DupCost;
-  if (Limits.Depth != D.Depth)
-    OS << ";import-depth=" << Limits.Depth;
-  if (Limits.TinyCost != D.TinyCost)
-    OS << ";tiny-cost=" << Limits.TinyCost;
-  if (Limits.ConstBytes != D.ConstBytes)
-    OS << ";const-bytes=" << Limits.ConstBytes;
-  if (Limits.Parts != D.Parts)
-    OS << ";parts=" << Limits.Parts << ";part=" << Limits.Part;
-  if (Limits.NotifyFD != D.NotifyFD)
-    OS << ";notify=" << Limits.NotifyFD;
-  if (Limits.QuickExit)
+  if (Lim.ImportCost != D.Limits.ImportCost)
+    OS << ";import-cost=" << Lim.ImportCost;
+  if (Lim.DupCost != D.Limits.DupCost)
+    OS << ";dup-cost=" << Lim.DupCost;
+  if (Lim.Depth != D.Limits.Depth)
+    OS << ";import-depth=" << Lim.Depth;
+  if (Lim.TinyCost != D.Limits.TinyCost)
+    OS << ";tiny-cost=" << Lim.TinyCost;
+  if (Lim.ConstBytes != D.Limits.ConstBytes)
+    OS << ";const-bytes=" << Lim.ConstBytes;
+  if (Opts.Parts != D.Parts)
+    OS << ";parts=" << Opts.Parts << ";part=" << Opts.Part;
+  if (Opts.NotifyFD != D.NotifyFD)
+    OS << ";notify=" << Opts.NotifyFD;
+  if (Opts.QuickExit)
     OS << ";quick-exit";
-  if (Limits.Verify)
+  if (Opts.Verify)
     OS << ";verify";
-  if (Limits.CopyBodies)
+  if (Opts.CopyBodies)
     OS << ";copy-bodies";
-  if (Limits.Presimplify)
-    OS << ";presimplify=" << Limits.Presimplify;
-  if (Limits.Threads != D.Threads)
-    OS << ";threads=" << Limits.Threads;
+  if (Opts.Presimplify)
+    OS << ";presimplify=" << Opts.Presimplify;
+  if (Opts.Threads != D.Threads)
+    OS << ";threads=" << Opts.Threads;
   OS << ">";
 }
 
