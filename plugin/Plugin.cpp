@@ -97,14 +97,15 @@ bool parseShardPartition(StringRef Params, ModulePassManager &MPM) {
 
 bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
   std::string Dir;
-  shard::SplitLimits Lim;
+  shard::SplitOptions Opts;
+  shard::SplitLimits &Lim = Opts.Limits;
   StringMap<unsigned *> Numbers = {{"import-cost", &Lim.ImportCost},
                                    {"dup-cost", &Lim.DupCost},
                                    {"import-depth", &Lim.Depth},
-                                   {"parts", &Lim.Parts},
+                                   {"parts", &Opts.Parts},
                                    {"tiny-cost", &Lim.TinyCost},
-                                   {"threads", &Lim.Threads},
-                                   {"part", &Lim.Part}};
+                                   {"threads", &Opts.Threads},
+                                   {"part", &Opts.Part}};
   bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
     if (Key == "dir" && !Value.empty()) {
       Dir = Value.str();
@@ -114,16 +115,16 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       return !Value.getAsInteger(10, Lim.ConstBytes) ||
              badParam("shard-split", Param, "expected a non-negative integer");
     if (Key == "notify")
-      return (!Value.getAsInteger(10, Lim.NotifyFD) && Lim.NotifyFD >= 0) ||
+      return (!Value.getAsInteger(10, Opts.NotifyFD) && Opts.NotifyFD >= 0) ||
              badParam("shard-split", Param, "expected a file descriptor number");
     if (Key == "quick-exit" && Value.empty())
-      return Lim.QuickExit = true;
+      return Opts.QuickExit = true;
     if (Key == "verify" && Value.empty())
-      return Lim.Verify = true;
+      return Opts.Verify = true;
     if (Key == "copy-bodies" && Value.empty())
-      return Lim.CopyBodies = true;
+      return Opts.CopyBodies = true;
     if (Key == "presimplify")
-      return (!Value.getAsInteger(10, Lim.Presimplify) && Lim.Presimplify <= 3) ||
+      return (!Value.getAsInteger(10, Opts.Presimplify) && Opts.Presimplify <= 3) ||
              badParam("shard-split", Param, "expected an optimisation level from 0 to 3");
     auto It = Numbers.find(Key);
     if (It == Numbers.end())
@@ -141,10 +142,10 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
     return false;
   if (Dir.empty())
     return badParam("shard-split", "", "expected dir=PATH");
-  if (Lim.Parts == 0 || Lim.Part >= Lim.Parts)
-    return badParam("shard-split", "parts=" + std::to_string(Lim.Parts),
+  if (Opts.Parts == 0 || Opts.Part >= Opts.Parts)
+    return badParam("shard-split", "parts=" + std::to_string(Opts.Parts),
                     "expected parts >= 1 and part < parts");
-  MPM.addPass(shard::ShardSplitPass(Dir, Lim));
+  MPM.addPass(shard::ShardSplitPass(Dir, Opts));
   return true;
 }
 

@@ -1,14 +1,15 @@
-//===- Presimplify.cpp - Simplify once what several shards hold ----------===//
+//===- Presimplify.cpp - Simplify once what several shards hold -----------===//
 //
-// A function that several shards hold (imported for inlining, or a copy of a small
-// comdat group) used to be simplified by each of them: on DuckDB's 32 shards, 18%
-// of the shard jobs' time. With shard-split<presimplify=L>, the split runs the
-// module simplification pipeline of -O<L> once over those functions (the closure,
-// ShardSplit.cpp), gives their owners and holders the simplified bodies, and marks
-// them with the attribute "shard-presimplified". In a shard compile that loads the
-// plugin (clang -fpass-plugin), the optional passes of the simplification pipeline
-// skip a marked function; the optimisation pipeline (vectorisers, late cleanup) and
-// the code generator treat it like any other.
+// A function that several shards hold (imported for inlining, or a copy of a
+// small comdat group) would be simplified by each of them. With
+// shard-split<presimplify=L>, the split runs the module simplification pipeline
+// of -O<L> once over those functions (simplifyClosure, over the closure of
+// Closure.cpp), gives their owners and holders the simplified bodies, and marks
+// them with the attribute "shard-presimplified". In a shard compile that loads
+// the plugin (clang -fpass-plugin), the optional passes of the simplification
+// pipeline skip a marked function (registerPresimplifiedSkip); the optimisation
+// pipeline (vectorisers, late cleanup) and the code generator treat it like any
+// other.
 //
 //===----------------------------------------------------------------------===//
 #include "presimplify/Presimplify.h"

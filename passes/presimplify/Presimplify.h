@@ -1,6 +1,16 @@
 //===- Presimplify.h - Simplify once what several shards hold ---*- C++ -*-===//
+//
+// shard-split<presimplify=L> simplifies once, before the shards are written,
+// the functions that several shards hold (presimplifyShared, Closure.cpp), and
+// marks them; a shard compile that loads the plugin skips them in its own
+// simplification pipeline (registerPresimplifiedSkip, Presimplify.cpp).
+//
+//===----------------------------------------------------------------------===//
 #ifndef SHARD_PRESIMPLIFY_PRESIMPLIFY_H
 #define SHARD_PRESIMPLIFY_PRESIMPLIFY_H
+
+#include <cstdint>
+#include <vector>
 
 namespace llvm {
 class Module;
@@ -8,6 +18,23 @@ class PassBuilder;
 } // namespace llvm
 
 namespace shard {
+
+namespace split {
+struct Layout;
+} // namespace split
+
+/// How presimplifyShared simplifies the closure.
+struct ClosureOptions {
+  unsigned Level;   // -O level (1-3) of the module simplification pipeline
+  unsigned Threads; // threads that simplify its groups (the output does not depend on them)
+  bool Verify;      // verify each closure module before the pipeline runs on it
+};
+
+/// Simplifies once the functions that shards import or copy (Placed: a Place per
+/// definition per shard), for every shard that holds them, the owner too, and marks
+/// them PresimplifiedAttr; L then records what they refer to now.
+void presimplifyShared(llvm::Module &M, split::Layout &L,
+                       const std::vector<std::vector<uint8_t>> &Placed, const ClosureOptions &Opts);
 
 /// Runs the module simplification pipeline of -O<Level> over M (the split's closure).
 void simplifyClosure(llvm::Module &M, unsigned Level);

@@ -1,4 +1,11 @@
 //===- ShardSplit.h - Write one module per shard ----------------*- C++ -*-===//
+//
+// shard-split<dir=PATH;...> writes one module per shard of the plan that
+// shard-partition recorded, and a manifest for the driver (docs/contract.md).
+// SplitLimits says what a shard may hold besides its own definitions,
+// SplitOptions how the shards are written.
+//
+//===----------------------------------------------------------------------===//
 #ifndef SHARD_SPLIT_SHARDSPLIT_H
 #define SHARD_SPLIT_SHARDSPLIT_H
 
@@ -8,15 +15,20 @@
 
 namespace shard {
 
-/// How much shard-split may copy into a shard besides its own definitions, and how it
-/// writes the shards.
+/// How much shard-split may copy or import into a shard besides its own definitions.
 struct SplitLimits {
-  unsigned ImportCost = 125;    // import functions up to this cost (twice with inlinehint)
-  unsigned DupCost = 60;        // copy local functions called only directly up to this cost
-  unsigned Depth = 1;           // import what imports refer to, this many levels deep
-  unsigned TinyCost = 30;       // copy or import definitions up to this cost at any depth,
-                                // and count no depth for such functions (wrappers)
-  uint64_t ConstBytes = 4096;   // copy or import constants up to this size
+  unsigned ImportCost = 125;  // import functions up to this cost (twice with inlinehint)
+  unsigned DupCost = 60;      // copy local functions called only directly up to this cost
+  unsigned Depth = 1;         // import what imports refer to, this many levels deep
+  unsigned TinyCost = 30;     // copy or import definitions up to this cost at any depth,
+                              // and count no depth for such functions (wrappers)
+  uint64_t ConstBytes = 4096; // copy or import constants up to this size
+};
+
+/// How shard-split writes the shards: its limits, and the options that change how (not
+/// what) it writes.
+struct SplitOptions {
+  SplitLimits Limits;
   unsigned Parts = 1, Part = 0; // write only this part's share of the shards (writerOf)
   int NotifyFD = -1;            // write "manifest" or the shard number, a line each, to this fd
   bool QuickExit = false;       // end opt after the last file: no teardown, no final verifier
@@ -29,8 +41,8 @@ struct SplitLimits {
 /// shard-split<dir=PATH;...>: writes one module per shard and a manifest into PATH.
 struct ShardSplitPass : llvm::PassInfoMixin<ShardSplitPass> {
   std::string Dir;
-  SplitLimits Limits;
-  ShardSplitPass(std::string Dir, SplitLimits Limits) : Dir(std::move(Dir)), Limits(Limits) {}
+  SplitOptions Opts;
+  ShardSplitPass(std::string Dir, SplitOptions Opts) : Dir(std::move(Dir)), Opts(Opts) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   void printPipeline(llvm::raw_ostream &OS, llvm::function_ref<llvm::StringRef(llvm::StringRef)>);
   static bool isRequired() { return true; }

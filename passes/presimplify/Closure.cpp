@@ -1,0 +1,337 @@
+//===- Closure.cpp - The closure, its groups and their threads ------------===//
+//
+// presimplifyShared simplifies once the functions that shards import or copy.
+// They are cloned (split/Clone.h), with the rest of what shards hold besides
+// their own definitions (the small locals they copy privately, the constants
+// they import), into a closure module, where the simplification pipeline of
+// -O<Level> runs over them; the simplified bodies and the attributes inferred
+// for them then replace the originals, marked, for every shard that holds them,
+// the owner too. What they refer to is collected again, so that the locals they
+// now name are promoted like any other.
+//
+// The closure is simplified in groups (closureGroups), on up to Threads
+// threads, each group in a context of its own: the functions of a range of the
+// module (by cost) with what they refer to in the closure, the rest only
+// declared. A function's simplified body depends on what it calls, which its
+// group holds, and not on the threads. A module with debug info is simplified
+// in one group, in the module's own context (its debug metadata would not
+// survive the trip between contexts).
+//
+//===----------------------------------------------------------------------===//
+#include "ir/Metadata.h"
+#include "ir/Plan.h"
+#include "ir/Support.h"
+#include "presimplify/Presimplify.h"
+#include "split/Clone.h"
+#include "split/Layout.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#define DEBUG_TYPE "shard-presimplify"
+
+using namespace llvm;
+
+namespace shard {
+
+namespace {
+
+using namespace split;
+
+/// Gives back to the source module (Dst) what a pass created in the closure module: a
+/// declaration of the same name (intrinsics, library functions), or a copy of a new
+/// variable (a constant). Unlike a Declarer, it finds functions by name first (a group's
+/// module names the source's globals) and copies a variable as a definition.
+struct Returner final : GlobalMaterializer {
+  std::vector<std::pair<GlobalVariable *, const GlobalVariable *>> Vars; // copy, original
+  using GlobalMaterializer::GlobalMaterializer;
+  GlobalValue *makeGlobal(GlobalValue &GV) override {
+    if (auto *F = dyn_cast<Function>(&GV)) {
+      if (!F->isDeclaration())
+        fatal("shard-split", "presimplify made a new function " + displayName(*F));
+      if (Function *E = Dst.getFunction(F->getName());
+          E && E->getFunctionType() == F->getFunctionType())
+        return E;
+      return copyFunction(Dst, *F, F->getLinkage());
+    }
+    auto *SV = dyn_cast<GlobalVariable>(&GV);
+    if (!SV || !SV->hasLocalLinkage())
+      fatal("shard-split", "presimplify made a new global " + displayName(GV));
+    GlobalVariable *NV = copyVariable(Dst, *SV, SV->getLinkage());
+    Vars.push_back({NV, SV});
+    return NV;
+  }
+};
+
+/// Gives F the body CF (in another module of the same context) and CF's attributes,
+/// marked presimplified, mapping with Rev what CF refers to back to the source module
+/// (Ret makes what a pass created there); then collects again what F refers to.
+void graftBody(Function &F, Function &CF, ValueToValueMapTy &Rev, Returner &Ret, Layout &L,
+               uint32_t I) {
+  assert(L.Defs[I] == &F && "I is F's layout index");
+  assert(!CF.isDeclaration() && F.arg_size() == CF.arg_size() && "a simplified body for F");
+  const RemapFlags Flags = RF_IgnoreMissingLocals;
+  auto Map = [&](const Constant *V) { return MapValue(V, Rev, Flags, nullptr, &Ret); };
+  F.dropAllReferences(); // the body, personality and attachments; not the linkage
+  F.setAttributes(CF.getAttributes());
+  F.addFnAttr(PresimplifiedAttr);
+  mapAttachments(F, CF, Rev, Flags, &Ret);
+  for (auto [A, CA] : zip(F.args(), CF.args()))
+    Rev[&CA] = &A;
+  spliceBody(F, CF, Rev, &Ret);
+  mapFunctionData(F, CF, Map);
+  collectLinks(L, I);
+}
+
+/// Completes the variables Ret made: their initialisers, mapped like the bodies.
+void finishReturned(Returner &Ret, ValueToValueMapTy &Rev) {
+  for (size_t K = 0; K < Ret.Vars.size(); ++K) // grows while initialisers are mapped
+    if (Ret.Vars[K].second->hasInitializer())
+      Ret.Vars[K].first->setInitializer(MapValue(Ret.Vars[K].second->getInitializer(), Rev,
+                                                 RF_IgnoreMissingLocals, nullptr, &Ret));
+}
+
+/// How many groups the closure is simplified in: a fixed function of the closure's
+/// size, never of the threads that run them, so that the output is the same.
+unsigned closureGroups(size_t Members) {
+  return unsigned(std::clamp<size_t>(Members / 2048, 1, 8));
+}
+
+/// What the closure holds: the functions simplified in it (Members) and what they may
+/// refer to there (Held, Members included), each in module order.
+struct Closure {
+  enum Role : uint8_t { Out, Context, Simplified };
+  std::vector<uint8_t> Roles; // a Role per definition
+  std::vector<uint32_t> Held, Members;
+};
+
+Closure closureOf(const Layout &L, const std::vector<std::vector<uint8_t>> &Placed) {
+  Closure CS;
+  CS.Roles.assign(L.Defs.size(), Closure::Out);
+  for (const std::vector<uint8_t> &P : Placed)
+    for (uint32_t I = 0; I < L.Defs.size(); ++I)
+      if (P[I] == Import || P[I] == Copy)
+        CS.Roles[I] =
+            isa<Function>(L.Defs[I]) && !L.BlocksTaken[I] ? Closure::Simplified : Closure::Context;
+      else if (P[I] == Dup && CS.Roles[I] == Closure::Out)
+        CS.Roles[I] = Closure::Context;
+  for (uint32_t I = 0; I < L.Defs.size(); ++I) {
+    if (CS.Roles[I] != Closure::Out)
+      CS.Held.push_back(I);
+    if (CS.Roles[I] == Closure::Simplified)
+      CS.Members.push_back(I);
+  }
+  return CS;
+}
+
+/// Fills C with a closure module for the definitions Defs (layout indices, in module
+/// order), where nothing is dropped, renamed or given a new signature: every definition
+/// is used. The input is verified only after the split (ShardSplitPass::run): what the
+/// pipeline runs on must be valid first.
+void fillClosure(ClonedModule &C, const Module &M, const Layout &L, ArrayRef<uint32_t> Defs,
+                 bool Verify) {
+  cloneDefinitions(L, Defs, [](uint32_t) { return false; }, C);
+  assert(C.Moved.empty() && "a closure borrows no body");
+  std::vector<GlobalValue *> Keep;
+  for (uint32_t I : Defs)
+    Keep.push_back(cast<GlobalValue>(C.VMap[L.Defs[I]]));
+  appendToCompilerUsed(*C.Mod, Keep);
+  bool BrokenDebugInfo = false;
+  if (Verify && verifyModule(*C.Mod, &errs(), &BrokenDebugInfo))
+    fatal("shard-split", "input module '" + M.getModuleIdentifier() + "' is broken");
+}
+
+/// Calls Fn for the closure's globals with their source globals. The map follows
+/// replacements: a pass that rewrites an argument's uses leaves it naming the new value;
+/// only globals still mapped to globals count, with the declarations made on demand
+/// that no pass dropped.
+void forEachSourceGlobal(ValueToValueMapTy &VMap,
+                         function_ref<void(GlobalValue &, GlobalValue &)> Fn) {
+  for (auto KV : VMap)
+    if (auto *GV = dyn_cast<GlobalValue>(KV.first))
+      if (auto *CV = dyn_cast_or_null<GlobalValue>(static_cast<Value *>(KV.second)))
+        Fn(*CV, *const_cast<GlobalValue *>(GV));
+}
+
+/// The closure as one module in the source module's context (a module with debug info).
+void simplifyInPlace(Module &M, Layout &L, const Closure &CS, const ClosureOptions &Opts) {
+  Returner Ret(M);
+  ClonedModule C(M);
+  fillClosure(C, M, L, CS.Held, Opts.Verify);
+  simplifyClosure(*C.Mod, Opts.Level);
+  ValueToValueMapTy Rev;
+  forEachSourceGlobal(C.VMap, [&](GlobalValue &CV, GlobalValue &GV) { Rev[&CV] = &GV; });
+  reverseMetadata(C.VMap, Rev);
+  for (uint32_t I : CS.Members)
+    graftBody(*cast<Function>(L.Defs[I]), *cast<Function>(C.VMap[L.Defs[I]]), Rev, Ret, L, I);
+  finishReturned(Ret, Rev);
+}
+
+/// One group of the closure, simplified in a context of its own.
+struct Group {
+  std::vector<uint32_t> Members;        // the functions it simplifies, in module order
+  std::vector<uint32_t> Defs;           // with what they refer to in the closure
+  SmallVector<char, 0> Bitcode;         // its module: the closure, then simplified
+  StringMap<GlobalValue *> Orig;        // the source global of each of its names
+  std::vector<std::string> MemberNames; // the members' names in its module
+  std::string Error;                    // why its module could not be read
+};
+
+/// Ranges of the members of about the same cost, each with what it refers to in the
+/// closure (transitively), in module order.
+std::vector<Group> formGroups(const Layout &L, const Closure &CS) {
+  unsigned G = closureGroups(CS.Members.size());
+  std::vector<Group> Groups(G);
+  uint64_t Total = 0, Sum = 0;
+  for (uint32_t I : CS.Members)
+    Total += L.Cost[I] + 1;
+  for (uint32_t I : CS.Members) {
+    Groups[std::min<uint64_t>(G - 1, Sum * G / Total)].Members.push_back(I);
+    Sum += L.Cost[I] + 1;
+  }
+  std::vector<uint8_t> Seen(L.Defs.size());
+  for (Group &Gr : Groups) {
+    std::fill(Seen.begin(), Seen.end(), 0);
+    std::vector<uint32_t> Work = Gr.Members;
+    for (uint32_t I : Work)
+      Seen[I] = 1;
+    while (!Work.empty()) {
+      uint32_t I = Work.back();
+      Work.pop_back();
+      Gr.Defs.push_back(I);
+      for (uint32_t R : L.Refs[I])
+        if (CS.Roles[R] != Closure::Out && !Seen[R]) {
+          Seen[R] = 1;
+          Work.push_back(R);
+        }
+    }
+    llvm::sort(Gr.Defs);
+  }
+  return Groups;
+}
+
+void writeBitcode(const Module &M, SmallVector<char, 0> &Out) {
+  Out.clear();
+  raw_svector_ostream OS(Out);
+  WriteBitcodeToFile(M, OS);
+}
+
+Expected<std::unique_ptr<Module>> readBitcode(const SmallVector<char, 0> &In, StringRef Name,
+                                              LLVMContext &Ctx) {
+  return parseBitcodeFile(MemoryBufferRef(StringRef(In.data(), In.size()), Name), Ctx);
+}
+
+/// The group's closure module as bitcode, every global named (unnamed ones get a
+/// name), with the source global of each name.
+void writeGroup(Group &Gr, const Module &M, const Layout &L, bool Verify) {
+  ClonedModule C(M);
+  fillClosure(C, M, L, Gr.Defs, Verify);
+  for (GlobalValue &GV : C.Mod->global_values())
+    if (!GV.hasName())
+      GV.setName("shard.unnamed");
+  forEachSourceGlobal(C.VMap,
+                      [&](GlobalValue &CV, GlobalValue &GV) { Gr.Orig[CV.getName()] = &GV; });
+  for (uint32_t I : Gr.Members)
+    Gr.MemberNames.push_back(C.VMap[L.Defs[I]]->getName().str());
+  writeBitcode(*C.Mod, Gr.Bitcode);
+}
+
+/// Reads the group's module in a context of its own, simplifies it, and writes it back
+/// with only its members' bodies.
+void simplifyGroup(Group &Gr, unsigned Level) {
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> Mod = readBitcode(Gr.Bitcode, "closure", Ctx);
+  if (!Mod) {
+    Gr.Error = toString(Mod.takeError());
+    return;
+  }
+  simplifyClosure(**Mod, Level);
+  StringSet<> Keep;
+  for (const std::string &N : Gr.MemberNames)
+    Keep.insert(N);
+  for (Function &F : **Mod)
+    if (!F.isDeclaration() && !Keep.contains(F.getName())) {
+      F.deleteBody();
+      F.setComdat(nullptr);
+    }
+  writeBitcode(**Mod, Gr.Bitcode);
+}
+
+/// Simplifies the groups on up to Threads threads, this one included; each group is
+/// taken by one thread.
+void simplifyGroups(std::vector<Group> &Groups, const ClosureOptions &Opts) {
+  std::atomic<size_t> Next{0};
+  auto Worker = [&] {
+    for (size_t Gr; (Gr = Next++) < Groups.size();)
+      simplifyGroup(Groups[Gr], Opts.Level);
+  };
+  std::vector<std::thread> Pool;
+  for (unsigned T = 1; T < std::min<size_t>(Opts.Threads, Groups.size()); ++T)
+    Pool.emplace_back(Worker);
+  Worker();
+  for (std::thread &T : Pool)
+    T.join();
+}
+
+/// Back in the source module's context: the members' bodies replace the originals; what
+/// they refer to is found by name.
+void graftGroup(Group &Gr, Module &M, Layout &L, Returner &Ret) {
+  if (!Gr.Error.empty())
+    fatal("shard-split", "presimplify: cannot read a closure module back: " + Gr.Error);
+  Expected<std::unique_ptr<Module>> R = readBitcode(Gr.Bitcode, "simplified", M.getContext());
+  if (!R)
+    fatal("shard-split",
+          "presimplify: cannot read a simplified closure module: " + toString(R.takeError()));
+  ValueToValueMapTy Rev;
+  for (GlobalValue &GV : (*R)->global_values())
+    if (auto It = Gr.Orig.find(GV.getName()); It != Gr.Orig.end())
+      Rev[&GV] = It->second;
+  for (size_t K = 0; K < Gr.Members.size(); ++K) {
+    uint32_t I = Gr.Members[K];
+    Function *CF = (*R)->getFunction(Gr.MemberNames[K]);
+    assert(CF && "a simplified group keeps its members");
+    graftBody(*cast<Function>(L.Defs[I]), *CF, Rev, Ret, L, I);
+  }
+  finishReturned(Ret, Rev);
+}
+
+/// The closure in groups, each in a context of its own.
+void simplifyInGroups(Module &M, Layout &L, const Closure &CS, const ClosureOptions &Opts) {
+  std::vector<Group> Groups = formGroups(L, CS);
+  LLVM_DEBUG(dbgs() << "shard-presimplify: " << CS.Members.size() << " functions, "
+                    << CS.Held.size() << " definitions, in " << Groups.size() << " groups on "
+                    << std::min<size_t>(std::max(Opts.Threads, 1u), Groups.size()) << " threads\n");
+  for (Group &Gr : Groups)
+    writeGroup(Gr, M, L, Opts.Verify);
+  simplifyGroups(Groups, Opts);
+  Returner Ret(M);
+  for (Group &Gr : Groups)
+    graftGroup(Gr, M, L, Ret);
+}
+
+} // namespace
+
+void presimplifyShared(Module &M, Layout &L, const std::vector<std::vector<uint8_t>> &Placed,
+                       const ClosureOptions &Opts) {
+  Closure CS = closureOf(L, Placed);
+  if (CS.Members.empty())
+    return;
+  if (!M.debug_compile_units().empty())
+    simplifyInPlace(M, L, CS, Opts);
+  else
+    simplifyInGroups(M, L, CS, Opts);
+}
+
+} // namespace shard

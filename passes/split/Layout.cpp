@@ -1,0 +1,355 @@
+//===- Layout.cpp - Definitions, what shards may copy, and where ----------===//
+//
+// Shard K keeps the definitions assigned to it, declares what it uses of the
+// rest, and copies what its optimiser needs to make the code a serial build
+// makes: private copies of small locals (dupEligible), copies of small
+// discardable comdat groups, as C++ compilers emit them in every unit (the copy
+// units of buildLayout), and available_externally imports of small functions
+// and constants (importEligible). placeShard walks the references from a
+// shard's own definitions to choose them.
+//
+//===----------------------------------------------------------------------===//
+#include "split/Layout.h"
+#include "cost/ShardCost.h"
+#include "ir/Plan.h"
+#include "ir/Support.h"
+#include "split/ShardSplit.h"
+
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalAlias.h"
+#include "llvm/IR/GlobalIFunc.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+
+#include <algorithm>
+
+#define DEBUG_TYPE "shard-split"
+
+using namespace llvm;
+
+namespace shard {
+namespace split {
+
+namespace {
+
+/// Whether a shard may borrow its own functions' bodies from the source module rather than
+/// copy them (copy-bodies turns it off). LLVM 19 copies: its functions carry one of two
+/// debug-info formats, which moving blocks between functions would have to reconcile.
+constexpr bool MoveBodies = LLVM_VERSION_MAJOR >= 20;
+
+/// The definitions a definition refers to, each once.
+void collectDefRefs(const GlobalValue &GV, const Layout &L, std::vector<uint32_t> &Out) {
+  forEachRef(GV, [&](const GlobalValue &R) {
+    auto It = L.Index.find(&R);
+    if (It != L.Index.end() && &R != &GV)
+      Out.push_back(It->second);
+  });
+  llvm::sort(Out);
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+}
+
+/// The defined functions a definition calls directly, each once.
+void collectCallees(const GlobalValue &GV, const Layout &L, std::vector<uint32_t> &Out) {
+  const auto *F = dyn_cast<Function>(&GV);
+  if (!F)
+    return;
+  for (const BasicBlock &BB : *F)
+    for (const Instruction &I : BB)
+      if (const auto *CB = dyn_cast<CallBase>(&I)) {
+        auto It = L.Index.find(dyn_cast<GlobalValue>(CB->getCalledOperand()->stripPointerCasts()));
+        if (It != L.Index.end())
+          Out.push_back(It->second);
+      }
+  llvm::sort(Out);
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+}
+
+/// The comdat of a global object, or of the object an alias points to.
+const Comdat *comdatOf(const GlobalValue &GV) {
+  if (const auto *GA = dyn_cast<GlobalAlias>(&GV))
+    if (const GlobalObject *GO = GA->getAliaseeObject())
+      return GO->getComdat();
+  return GV.getComdat();
+}
+
+/// Whether a function's body can be copied into another module as is.
+bool copyableBody(const Function &F) {
+  if (F.hasFnAttribute(Attribute::NoInline) || F.hasFnAttribute(Attribute::OptimizeNone) ||
+      F.isVarArg() || F.hasSection())
+    return false;
+  for (const BasicBlock &BB : F) {
+    if (BB.hasAddressTaken())
+      return false;
+    for (const Instruction &I : BB)
+      if (const auto *CB = dyn_cast<CallBase>(&I))
+        if (CB->isInlineAsm())
+          return false;
+  }
+  return true;
+}
+
+/// Whether C holds a blockaddress, which is only valid in the module that defines
+/// its function.
+bool hasBlockAddress(const Constant *C) {
+  SmallVector<const Constant *, 16> Work{C};
+  SmallPtrSet<const Constant *, 16> Seen;
+  while (!Work.empty()) {
+    const Constant *Cur = Work.pop_back_val();
+    if (isa<BlockAddress>(Cur))
+      return true;
+    if (isa<GlobalValue>(Cur) || isa<ConstantData>(Cur) || !Seen.insert(Cur).second)
+      continue;
+    for (const Use &U : Cur->operands())
+      Work.push_back(cast<Constant>(U.get()));
+  }
+  return false;
+}
+
+/// Whether V is a constant variable small enough to copy or import.
+bool smallConstant(const GlobalVariable &V, const SplitLimits &Lim) {
+  // A copy of a table of block addresses in another shard would name a function
+  // body that shard does not have: CloneModule crashed (LLVM 22) or wrote bitcode
+  // that cannot be read back (LLVM 19). Such tables stay with their function.
+  return V.isConstant() && V.hasInitializer() && !V.isThreadLocal() && !V.hasSection() &&
+         V.getParent()->getDataLayout().getTypeAllocSize(V.getValueType()) <= Lim.ConstBytes &&
+         !hasBlockAddress(V.getInitializer());
+}
+
+/// A local that each shard using it may copy privately: a small function called
+/// only directly (its address is never compared), or a small constant whose address
+/// does not matter (unnamed_addr).
+bool dupEligible(const GlobalValue &GV, const SplitLimits &Lim) {
+  if (!GV.hasLocalLinkage())
+    return false;
+  if (const auto *F = dyn_cast<Function>(&GV))
+    return getCost(*F) <= Lim.DupCost && !F->hasAddressTaken() && copyableBody(*F);
+  if (const auto *V = dyn_cast<GlobalVariable>(&GV))
+    return V->hasGlobalUnnamedAddr() && smallConstant(*V, Lim);
+  return false;
+}
+
+/// A definition another shard may import as available_externally: a function
+/// small enough to be inlined, or a constant whose loads can be folded.
+bool importEligible(const GlobalValue &GV, const SplitLimits &Lim) {
+  // ODR definitions may be imported from a comdat (the import itself has none);
+  // others in a comdat could be replaced by another object's copy at link time.
+  if (GV.isInterposable() || GV.hasAvailableExternallyLinkage() ||
+      (GV.hasComdat() && !GV.hasLinkOnceODRLinkage() && !GV.hasWeakODRLinkage()))
+    return false;
+  if (const auto *F = dyn_cast<Function>(&GV)) {
+    uint64_t Limit = Lim.ImportCost;
+    if (F->hasFnAttribute(Attribute::InlineHint) || F->hasFnAttribute(Attribute::AlwaysInline))
+      Limit *= 2;
+    return getCost(*F) <= Limit && copyableBody(*F);
+  }
+  if (const auto *V = dyn_cast<GlobalVariable>(&GV))
+    return smallConstant(*V, Lim);
+  return false;
+}
+
+/// Lists the definitions with their owners and costs, the position of every global
+/// value, and the per-shard arrays.
+void indexDefinitions(Module &M, const Plan &P, Layout &L) {
+  unsigned Pos = 0;
+  for (GlobalValue &GV : M.global_values()) {
+    L.SourcePos[&GV] = Pos++;
+    if (isPerShardArray(GV)) {
+      L.Arrays.push_back(cast<GlobalVariable>(&GV));
+      continue;
+    }
+    if (GV.isDeclaration())
+      continue;
+    std::optional<unsigned> S = getShard(GV);
+    if (!S || *S >= P.NumShards)
+      fatal("shard-split",
+            "no shard recorded for " + displayName(GV) + " (run shard-partition first)");
+    L.Index[&GV] = L.Defs.size();
+    L.Defs.push_back(&GV);
+    L.Owner.push_back(*S);
+    L.Cost.push_back(getGlobalCost(GV));
+    const auto *F = dyn_cast<Function>(&GV);
+    L.BlocksTaken.push_back(
+        F && llvm::any_of(*F, [](const BasicBlock &BB) { return BB.hasAddressTaken(); }));
+  }
+}
+
+/// Groups the definitions by comdat (L.Unit, L.UnitMembers) and returns, per group,
+/// whether it is discardable as a whole: selection "any", every member linkonce or
+/// local. A linkonce object without a comdat is just as discardable (its owner's
+/// opt -O2 drops it when unused there, leaving other shards' declarations
+/// undefined): it gets a group of its own.
+std::vector<bool> groupComdats(Layout &L) {
+  DenseMap<const Comdat *, int32_t> UnitOf;
+  std::vector<bool> Copyable;
+  L.Unit.assign(L.Defs.size(), -1);
+  for (uint32_t I = 0; I < L.Defs.size(); ++I) {
+    const Comdat *C = comdatOf(*L.Defs[I]);
+    if (!C) {
+      if (L.Defs[I]->hasLinkOnceLinkage() && isa<GlobalObject>(L.Defs[I]) &&
+          !isa<GlobalIFunc>(L.Defs[I])) {
+        L.Unit[I] = int32_t(L.UnitMembers.size());
+        L.UnitMembers.push_back({I});
+        Copyable.push_back(true);
+      }
+      continue;
+    }
+    auto [It, New] = UnitOf.try_emplace(C, int32_t(L.UnitMembers.size()));
+    if (New) {
+      L.UnitMembers.emplace_back();
+      Copyable.push_back(C->getSelectionKind() == Comdat::Any);
+    }
+    L.Unit[I] = It->second;
+    L.UnitMembers[It->second].push_back(I);
+    const GlobalValue &GV = *L.Defs[I];
+    if (!GV.hasLinkOnceLinkage() && !GV.hasLocalLinkage())
+      Copyable[It->second] = false;
+  }
+  assert(Copyable.size() == L.UnitMembers.size() && "one verdict per group");
+  return Copyable;
+}
+
+/// Copy units: the discardable groups that are small. Copying every template a C++
+/// shard touches would multiply the work (rustc's codegen units learnt this); larger
+/// discardable groups stay with their owner, which keeps them alive for the other
+/// shards (keepAlive), and are imported.
+void formCopyUnits(Layout &L, const SplitLimits &Lim) {
+  std::vector<bool> Copyable = groupComdats(L);
+  L.UnitCost.assign(L.UnitMembers.size(), 0);
+  for (uint32_t I = 0; I < L.Defs.size(); ++I)
+    if (L.Unit[I] >= 0)
+      L.UnitCost[L.Unit[I]] += L.Cost[I];
+  for (uint32_t I = 0; I < L.Defs.size(); ++I)
+    if (L.Unit[I] >= 0 && (!Copyable[L.Unit[I]] || L.UnitCost[L.Unit[I]] > Lim.DupCost))
+      L.Unit[I] = -1;
+  // A group of global functions that are not tiny is imported, not copied: a shard
+  // inlines it just as well, and compiles no copy of what it leaves called (the owner
+  // keeps that one).
+  L.UnitImported.assign(L.UnitMembers.size(), 0);
+  for (size_t U = 0; U < L.UnitMembers.size(); ++U)
+    L.UnitImported[U] = Copyable[U] && L.UnitCost[U] <= Lim.DupCost &&
+                        L.UnitCost[U] > Lim.TinyCost && Lim.ImportCost &&
+                        llvm::all_of(L.UnitMembers[U], [&](uint32_t M) {
+                          const auto *F = dyn_cast<Function>(L.Defs[M]);
+                          return F && !F->hasLocalLinkage() && copyableBody(*F);
+                        });
+}
+
+/// What each definition refers to and calls, and which bodies their owners may borrow.
+void linkDefinitions(Layout &L, bool CopyBodies) {
+  L.Refs.resize(L.Defs.size());
+  L.Calls.resize(L.Defs.size());
+  L.Movable.resize(L.Defs.size());
+  for (uint32_t I = 0; I < L.Defs.size(); ++I) {
+    collectLinks(L, I);
+    // Not a function whose blocks or whose references' blocks have their address taken:
+    // a blockaddress names its function's own block, which a borrowed body would move.
+    L.Movable[I] = MoveBodies && !CopyBodies && isa<Function>(L.Defs[I]) && !L.BlocksTaken[I] &&
+                   llvm::none_of(L.Refs[I], [&](uint32_t R) { return L.BlocksTaken[R]; });
+  }
+}
+
+/// Which definitions outside the copy units a shard may copy privately or import.
+void markCopiesAndImports(Layout &L, const SplitLimits &Lim, const StringSet<> &Pinned) {
+  L.Dup.resize(L.Defs.size());
+  L.Import.resize(L.Defs.size());
+  for (uint32_t I = 0; I < L.Defs.size(); ++I) {
+    const GlobalValue &GV = *L.Defs[I];
+    if (L.Unit[I] >= 0 || (GV.hasName() && Pinned.contains(GV.getName())))
+      continue;
+    L.Dup[I] = dupEligible(GV, Lim);
+    L.Import[I] = !L.Dup[I] && importEligible(GV, Lim);
+  }
+}
+
+} // namespace
+
+void collectLinks(Layout &L, uint32_t I) {
+  L.Refs[I].clear();
+  L.Calls[I].clear();
+  collectDefRefs(*L.Defs[I], L, L.Refs[I]);
+  collectCallees(*L.Defs[I], L, L.Calls[I]);
+}
+
+Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim, bool CopyBodies,
+                   const StringSet<> &Pinned) {
+  Layout L;
+  indexDefinitions(M, P, L);
+  formCopyUnits(L, Lim);
+  linkDefinitions(L, CopyBodies);
+  markCopiesAndImports(L, Lim, Pinned);
+  LLVM_DEBUG(dbgs() << "shard-split: " << L.Defs.size() << " definitions, "
+                    << llvm::count_if(L.Unit, [](int32_t U) { return U >= 0; })
+                    << " in copy units, " << llvm::count(L.Dup, 1) << " private-copy locals, "
+                    << llvm::count(L.Import, 1) << " importable\n");
+  return L;
+}
+
+/// Marks in Placed how shard S holds each definition: its own, the comdat groups
+/// and small locals they need (copies), and what it imports for inlining and
+/// folding, up to Lim.Depth imports deep. Breadth-first by import depth, so each
+/// definition gets the shallowest depth whatever the order of references. Tiny
+/// definitions (cost up to Lim.TinyCost: the accessors and wrappers C++ libraries
+/// nest many levels deep) and the input's own available_externally definitions (C++
+/// extern templates such as std::string's members, which the serial build has every
+/// one of) are followed at any depth, and a tiny function adds no depth: what a
+/// wrapper refers to is copied or imported as if its caller referred to it.
+void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector<uint8_t> &Placed) {
+  Placed.assign(L.Defs.size(), NotHere);
+  // Discardable groups reach one level deeper than imports: past that, their owner
+  // keeps them alive (keepAlive) and a declaration does.
+  const unsigned CopyDepth = Lim.Depth + 1;
+  std::vector<std::vector<uint32_t>> Level(1);
+  for (uint32_t I = 0; I < L.Defs.size(); ++I)
+    if (L.Owner[I] == S) {
+      Placed[I] = Own;
+      Level[0].push_back(I);
+    }
+  auto Tiny = [&](uint32_t R) {
+    return L.Unit[R] >= 0 ? L.UnitCost[L.Unit[R]] <= Lim.TinyCost : L.Cost[R] <= Lim.TinyCost;
+  };
+  for (unsigned D = 0; D < Level.size(); ++D) {
+    for (size_t K = 0; K < Level[D].size(); ++K) { // grows while we walk it
+      uint32_t I = Level[D][K];
+      // A tiny function adds no depth: what a wrapper calls is as deep as the wrapper,
+      // as the serial inliner sees it once the wrapper is inlined. (Not so for a constant:
+      // the functions a vtable names are seldom inlined.)
+      auto Next = [&](uint32_t R, Place P) {
+        assert(Placed[R] == NotHere && "a definition is placed once");
+        Placed[R] = P;
+        unsigned To = isa<Function>(L.Defs[R]) && Tiny(R) ? D : D + 1;
+        if (Level.size() <= To)
+          Level.emplace_back();
+        Level[To].push_back(R);
+      };
+      // A function whose address is only taken here (a callback, a table entry) is not
+      // inlined: a copy or an import of it would be compiled for nothing.
+      auto Called = [&](uint32_t R) {
+        return !isa<Function>(L.Defs[R]) || llvm::binary_search(L.Calls[I], R);
+      };
+      for (uint32_t R : L.Refs[I]) {
+        if (Placed[R] != NotHere)
+          continue;
+        if (L.Unit[R] >= 0) {
+          if ((D < CopyDepth || Tiny(R)) && Called(R))
+            for (uint32_t Member : L.UnitMembers[L.Unit[R]])
+              if (Placed[Member] == NotHere)
+                Next(Member, L.UnitImported[L.Unit[R]] ? Import : Copy);
+        } else if (L.Dup[R]) {
+          Placed[R] = Dup;
+          Level[D].push_back(R);
+        } else if (((Lim.ImportCost && L.Defs[R]->hasAvailableExternallyLinkage()) ||
+                    (L.Import[R] && (D < Lim.Depth || Tiny(R)))) &&
+                   Called(R)) {
+          Next(R, Import);
+        }
+      }
+    }
+  }
+}
+
+} // namespace split
+} // namespace shard

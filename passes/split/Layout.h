@@ -1,0 +1,76 @@
+//===- Layout.h - Definitions, what shards may copy, and where --*- C++ -*-===//
+//
+// The split's view of the module: its definitions in module order with their
+// owners, costs and references, the copy units (small discardable comdat
+// groups), and which definitions a shard may copy privately or import. Built
+// once (buildLayout); placeShard then decides, per shard, how it holds each
+// definition.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SHARD_SPLIT_LAYOUT_H
+#define SHARD_SPLIT_LAYOUT_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+#include <cstdint>
+#include <vector>
+
+namespace llvm {
+class GlobalValue;
+class GlobalVariable;
+class Module;
+} // namespace llvm
+
+namespace shard {
+
+struct Plan;
+struct SplitLimits;
+
+namespace split {
+
+/// What the split knows about the module's definitions.
+struct Layout {
+  std::vector<llvm::GlobalValue *> Defs;                     // in module order
+  llvm::DenseMap<const llvm::GlobalValue *, uint32_t> Index; // Defs position
+  std::vector<unsigned> Owner;                               // shard per definition
+  std::vector<uint64_t> Cost;                                // predicted cost per definition
+  std::vector<uint8_t> BlocksTaken; // a function with a block whose address is taken
+  std::vector<uint8_t> Movable;     // a body its owner's shard may borrow (cloneDefinitions)
+  llvm::DenseMap<const llvm::GlobalValue *, unsigned> SourcePos; // module order, declarations too
+  std::vector<const llvm::GlobalVariable *> Arrays; // the per-shard arrays (ctors, used)
+  std::vector<int32_t> Unit;                        // copy unit (comdat) or -1
+  std::vector<std::vector<uint32_t>> UnitMembers;   // definitions per copy unit
+  std::vector<uint64_t> UnitCost;                   // cost per copy unit
+  std::vector<uint8_t> UnitImported;                // a unit other shards import rather than copy
+  std::vector<std::vector<uint32_t>> Refs;          // definitions each one refers to
+  std::vector<std::vector<uint32_t>> Calls;         // functions each one calls directly
+  std::vector<uint8_t> Dup;                         // a small local a shard may copy privately
+  std::vector<uint8_t> Import; // a definition a shard may import as available_externally
+};
+
+/// How a shard holds a definition.
+enum Place : uint8_t {
+  NotHere = 0,
+  Own = 1,    // assigned to this shard
+  Copy = 2,   // copy of a discardable comdat group
+  Dup = 3,    // private copy of a small local (internal, as in the input)
+  Import = 4, // available_externally copy, for inlining and constant folding
+};
+
+/// The layout of M's definitions under plan P. Pinned: the names that must survive
+/// promotion (pinnedNames), whose definitions are neither copied nor imported.
+/// CopyBodies: no shard borrows a body (every Movable is false).
+Layout buildLayout(llvm::Module &M, const Plan &P, const SplitLimits &Lim, bool CopyBodies,
+                   const llvm::StringSet<> &Pinned);
+
+/// Collects (again) what definition I refers to and calls (L.Refs[I], L.Calls[I]), as
+/// its body is now.
+void collectLinks(Layout &L, uint32_t I);
+
+/// Marks in Placed (one Place per definition) how shard S holds each definition.
+void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector<uint8_t> &Placed);
+
+} // namespace split
+} // namespace shard
+
+#endif

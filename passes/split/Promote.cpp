@@ -1,0 +1,167 @@
+//===- Promote.cpp - Names, promotion and linkage across shards -----------===//
+//
+// A local that another shard declares or imports becomes a hidden global under
+// a name unique to this translation unit; the manifest lists it so that the
+// driver can make it local again after linking. A linkonce definition another
+// shard needs is made weak in its owner, whose optimiser would otherwise drop
+// it. Private globals are first named after their referrers, so that the names
+// (and the shards' bytes) do not depend on a module-wide counter.
+//
+//===----------------------------------------------------------------------===//
+#include "split/Promote.h"
+#include "ir/Plan.h"
+#include "split/Layout.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/GlobalValue.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/xxhash.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#define DEBUG_TYPE "shard-split"
+
+using namespace llvm;
+
+namespace shard {
+namespace split {
+
+namespace {
+
+/// A name suffix for promoted locals: a hash of the source file name only, so that
+/// an edit elsewhere in the module renames nothing (the driver makes the symbols local
+/// again, so they cannot clash with other units' symbols in its output).
+std::string unitSuffix(const Module &M) {
+  return ".shard." + utohexstr(xxh3_64bits(M.getSourceFileName()), /*LowerCase=*/true,
+                               /*Width=*/16);
+}
+
+/// Which definitions to promote: the unnamed globals that are not local, and the locals
+/// that a shard refers to without holding them (or only imports).
+std::vector<uint8_t> promotedDefinitions(const Layout &L, unsigned NumShards,
+                                         const std::vector<std::vector<uint8_t>> &Placed) {
+  std::vector<uint8_t> Promote(L.Defs.size(), 0);
+  // The symbol of an unnamed global, __unnamed_N, is numbered per module: each shard
+  // would number it differently, and two shards' __unnamed_1 would clash or bind to
+  // each other. Like a local, it cannot be named from outside the unit.
+  for (uint32_t I = 0; I < L.Defs.size(); ++I)
+    if (!L.Defs[I]->hasName() && !L.Defs[I]->hasLocalLinkage() &&
+        !L.Defs[I]->hasAvailableExternallyLinkage())
+      Promote[I] = 1;
+  for (unsigned S = 0; S < NumShards; ++S)
+    for (uint32_t I = 0; I < L.Defs.size(); ++I)
+      if (Placed[S][I] != NotHere)
+        for (uint32_t R : L.Refs[I])
+          if ((Placed[S][R] == NotHere || Placed[S][R] == Import) && L.Defs[R]->hasLocalLinkage())
+            Promote[R] = 1;
+  return Promote;
+}
+
+} // namespace
+
+StringSet<> pinnedNames(const Module &M) {
+  StringSet<> Pinned;
+  SmallVector<GlobalValue *, 16> Used;
+  collectUsedGlobalVariables(M, Used, /*CompilerUsed=*/false);
+  collectUsedGlobalVariables(M, Used, /*CompilerUsed=*/true);
+  for (GlobalValue *GV : Used)
+    if (GV->hasName())
+      Pinned.insert(GV->getName());
+  StringRef Asm = M.getModuleInlineAsm();
+  for (const GlobalValue &GV : M.global_values())
+    if (GV.hasLocalLinkage() && GV.hasName() && Asm.contains(GV.getName()))
+      Pinned.insert(GV.getName());
+  return Pinned;
+}
+
+/// Names each private global after the global that refers to it (the least name
+/// among its non-private referrers) instead of the front end's module-wide counter:
+/// ".str.1207" becomes ".str.sqlite3VdbeExec.3". A string added to one function
+/// then renames nothing in other functions, and the shards that do not hold that
+/// function keep their bytes. Private names never reach the symbol table.
+void namePrivatesByReferrer(Module &M, const StringSet<> &Pinned) {
+  DenseMap<const GlobalValue *, StringRef> Referrer;
+  for (const GlobalValue &GV : M.global_values()) {
+    if (GV.isDeclaration() || GV.hasPrivateLinkage() || !GV.hasName())
+      continue;
+    forEachRef(GV, [&](const GlobalValue &R) {
+      if (!R.hasPrivateLinkage())
+        return;
+      auto [It, New] = Referrer.try_emplace(&R, GV.getName());
+      if (!New && GV.getName() < It->second)
+        It->second = GV.getName();
+    });
+  }
+  StringMap<unsigned> Count;
+  for (GlobalValue &GV : M.global_values()) {
+    auto It = Referrer.find(&GV);
+    if (It == Referrer.end() || Pinned.contains(GV.getName()))
+      continue;
+    StringRef Base = GV.getName().rtrim("0123456789");
+    if (Base.size() == GV.getName().size() || !Base.consume_back("."))
+      Base = GV.getName();
+    std::string Name = (Base + "." + It->second).str();
+    unsigned K = Count[Name]++;
+    GV.setName(K ? Name + "." + std::to_string(K) : Name);
+  }
+}
+
+std::vector<Promotion> promoteCrossShardLocals(Module &M, const Layout &L, unsigned NumShards,
+                                               const StringSet<> &Pinned,
+                                               std::vector<std::vector<uint8_t>> &Placed) {
+  assert(Placed.size() == NumShards && "a placement per shard");
+  std::vector<uint8_t> Promote = promotedDefinitions(L, NumShards, Placed);
+  // A local promoted for one shard is one symbol everywhere: private copies of
+  // it elsewhere become imports of that symbol.
+  for (unsigned S = 0; S < NumShards; ++S)
+    for (uint32_t I = 0; I < L.Defs.size(); ++I)
+      if (Promote[I] && Placed[S][I] == Dup)
+        Placed[S][I] = Import;
+  std::vector<Promotion> Out;
+  std::string Suffix;
+  for (uint32_t I = 0; I < L.Defs.size(); ++I) {
+    if (!Promote[I])
+      continue;
+    if (Suffix.empty())
+      Suffix = unitSuffix(M);
+    GlobalValue *GV = L.Defs[I];
+    std::string Old = GV->getName().str();
+    bool Keep = !Old.empty() && Pinned.contains(Old);
+    if (!Keep)
+      GV->setName(Old.empty() ? "__shard.anon" + Suffix : Old + Suffix);
+    assert(GV->hasName() && "a promoted global has a symbol name");
+    Promotion P{GV->getName().str(), "-"};
+    if (!Old.empty() && GV->hasInternalLinkage() && !Keep)
+      P.OldName = Old; // private names never reach the symbol table: leave them
+    if (GV->hasLocalLinkage())
+      GV->setLinkage(GlobalValue::ExternalLinkage);
+    GV->setVisibility(GlobalValue::HiddenVisibility);
+    GV->setDSOLocal(true);
+    Out.push_back(std::move(P));
+  }
+  LLVM_DEBUG(dbgs() << "shard-split: promoted " << Out.size() << " globals\n");
+  return Out;
+}
+
+/// Makes a discardable (linkonce) definition that another shard refers to without
+/// holding it weak in its owner, where the optimiser would otherwise drop it once
+/// unused there; the comdat, if any, still lets the linker keep one copy.
+void keepAlive(const Layout &L, unsigned NumShards,
+               const std::vector<std::vector<uint8_t>> &Placed) {
+  std::vector<uint8_t> Needed(L.Defs.size(), 0);
+  for (unsigned S = 0; S < NumShards; ++S)
+    for (uint32_t I = 0; I < L.Defs.size(); ++I)
+      if (Placed[S][I] != NotHere)
+        for (uint32_t R : L.Refs[I])
+          if (Placed[S][R] == NotHere || Placed[S][R] == Import)
+            Needed[R] = 1;
+  for (uint32_t I = 0; I < L.Defs.size(); ++I) {
+    GlobalValue *GV = L.Defs[I];
+    if (Needed[I] && GV->hasLinkOnceLinkage())
+      GV->setLinkage(GV->hasLinkOnceODRLinkage() ? GlobalValue::WeakODRLinkage
+                                                 : GlobalValue::WeakAnyLinkage);
+  }
+}
+
+} // namespace split
+} // namespace shard

@@ -1,0 +1,53 @@
+//===- Promote.h - Names, promotion and linkage across shards ---*- C++ -*-===//
+//
+// What the split changes in the source module so that its shards link: stable
+// names for private globals, hidden global symbols for the locals that cross
+// shards (listed in the manifest, for the driver to make local again), and weak
+// linkage for the discardable definitions that other shards need.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SHARD_SPLIT_PROMOTE_H
+#define SHARD_SPLIT_PROMOTE_H
+
+#include "llvm/ADT/StringSet.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace shard {
+namespace split {
+
+struct Layout;
+
+/// A local made a global symbol, as the manifest lists it.
+struct Promotion {
+  std::string NewName, OldName; // OldName "-": keep NewName when localising
+};
+
+/// Names that must survive promotion: locals named by module asm or kept by llvm.used.
+llvm::StringSet<> pinnedNames(const llvm::Module &M);
+
+/// Names each private global after the global that refers to it, so that an edit to
+/// one function renames nothing that other functions refer to.
+void namePrivatesByReferrer(llvm::Module &M, const llvm::StringSet<> &Pinned);
+
+/// Makes every local that some shard refers to but does not hold a hidden global (a
+/// private copy of it elsewhere becomes an import), and names every unnamed global
+/// that is not local. Returns the promotions in layout order.
+std::vector<Promotion> promoteCrossShardLocals(llvm::Module &M, const Layout &L, unsigned NumShards,
+                                               const llvm::StringSet<> &Pinned,
+                                               std::vector<std::vector<uint8_t>> &Placed);
+
+/// Makes a discardable definition that another shard refers to without holding it
+/// weak in its owner.
+void keepAlive(const Layout &L, unsigned NumShards,
+               const std::vector<std::vector<uint8_t>> &Placed);
+
+} // namespace split
+} // namespace shard
+
+#endif
