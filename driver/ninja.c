@@ -112,12 +112,10 @@ static char *absolute(const char *p) {
 
 /* Returns the path of the running shard binary. */
 static char *self_path(void) {
-  char buf[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0)
+  char *self = self_exe();
+  if (!self)
     die("cannot find the shard binary (/proc/self/exe): %s", strerror(errno));
-  buf[n] = 0;
-  return xstrdup(buf);
+  return self;
 }
 
 /* Writes a "build" line's list of paths, one per continued line. */

@@ -8,7 +8,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,13 +21,16 @@
 #endif
 #define SHARD_VERSION "0.1.0"
 
-static const char usage_line[] =
-    "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"
-    "             [--presimplify] [--keep-temps DIR] [--report FILE] [--time-trace FILE]\n"
-    "             [--launcher CMD]\n"
-    "             [--max-mem SIZE] [--cache-dir DIR | --no-cache] [--cache-size SIZE]\n"
-    "             [--llvm-bindir DIR] [--plugin PATH] [--malloc LIB] [--emit-ninja FILE]\n"
-    "             -o OUT INPUT\n";
+#define USAGE                                                                                      \
+  "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"                 \
+  "             [--presimplify] [--keep-temps DIR] [--report FILE] [--time-trace FILE]\n"          \
+  "             [--launcher CMD]\n"                                                                \
+  "             [--max-mem SIZE] [--cache-dir DIR | --no-cache] [--cache-size SIZE]\n"             \
+  "             [--llvm-bindir DIR] [--plugin PATH] [--malloc LIB] [--emit-ninja FILE]\n"          \
+  "             -o OUT INPUT\n"
+
+/* Printed after a usage error. */
+static const char usage_hint[] = USAGE "Try 'shard --help' for more information.\n";
 
 /* Prints --help text. */
 static void help(void) {
@@ -72,18 +74,7 @@ static void help(void) {
          "                      'none' (default: $SHARD_MALLOC, else auto)\n"
          "  --help              show this help\n"
          "  --version           show the version\n",
-         usage_line, SHARD_LLVM_BINDIR);
-}
-
-/* Reports a usage error with a usage hint and exits 2. */
-PRINTF(1, 2) static noreturn void bad(const char *f, ...) {
-  va_list ap;
-  va_start(ap, f);
-  fputs("shard: error: ", stderr);
-  vfprintf(stderr, f, ap);
-  va_end(ap);
-  fprintf(stderr, "\n%sTry 'shard --help' for more information.\n", usage_line);
-  exit(2);
+         USAGE, SHARD_LLVM_BINDIR);
 }
 
 /* Parses a decimal integer in [lo, hi] for option NAME, or exits 2. */
@@ -92,7 +83,7 @@ static int num(const char *name, const char *s, int lo, int hi) {
   errno = 0;
   long v = strtol(s, &end, 10);
   if (!*s || *end || errno || v < lo || v > hi)
-    bad("invalid value '%s' for %s (expected an integer in %d..%d)", s, name, lo, hi);
+    die_usage("invalid value '%s' for %s (expected an integer in %d..%d)", s, name, lo, hi);
   return (int)v;
 }
 
@@ -110,8 +101,8 @@ static unsigned long long size_arg(const char *name, const char *s) {
       shift = 10 * (int)(u - units + 1), end++;
   }
   if (!v || errno || *end || v > (~0ULL >> shift))
-    bad("invalid value '%s' for %s (expected a size such as 4G, 512M or a number of bytes)", s,
-        name);
+    die_usage("invalid value '%s' for %s (expected a size such as 4G, 512M or a number of bytes)",
+              s, name);
   return v << shift;
 }
 
@@ -124,7 +115,7 @@ static const char *val(int argc, char **argv, int *i, const char *name) {
     return NULL;
   if (a[n] == 0) {
     if (*i + 1 >= argc)
-      bad("option '%s' needs a value", name);
+      die_usage("option '%s' needs a value", name);
     return argv[++*i];
   }
   if (name[1] == '-')
@@ -135,17 +126,17 @@ static const char *val(int argc, char **argv, int *i, const char *name) {
 /* Returns the default plugin path, <dir of the executable>/../lib/ShardPlugin.so, written
    without the ".." (build/bin/shard -> build/lib/ShardPlugin.so). */
 static char *default_plugin(void) {
-  char buf[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0)
+  char *self = self_exe();
+  if (!self)
     return xstrdup("../lib/ShardPlugin.so");
-  buf[n] = 0;
   for (int up = 0; up < 2; up++) {
-    char *slash = strrchr(buf, '/');
+    char *slash = strrchr(self, '/');
     if (slash)
       *slash = 0;
   }
-  return fmt("%s/lib/ShardPlugin.so", buf);
+  char *p = fmt("%s/lib/ShardPlugin.so", self);
+  free(self);
+  return p;
 }
 
 /* The default cache directory: $SHARD_CACHE_DIR, else $XDG_CACHE_HOME/shard/objects, else
@@ -166,15 +157,15 @@ static const char *default_cache(void) {
    each name is a target it knows. */
 static char *mv_list(const char *v) {
   if (!*v)
-    bad("empty --mv-targets list");
+    die_usage("empty --mv-targets list");
   char *l = xstrdup(v);
   for (char *c = l; *c; c++) {
     if (*c == ',' && (c == l || c[-1] == ':' || !c[1]))
-      bad("empty target name in --mv-targets '%s'", v);
+      die_usage("empty target name in --mv-targets '%s'", v);
     if (*c == ',')
       *c = ':';
     else if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != '.')
-      bad("invalid character '%c' in --mv-targets '%s'", *c, v);
+      die_usage("invalid character '%c' in --mv-targets '%s'", *c, v);
   }
   return l;
 }
@@ -187,7 +178,7 @@ static char **words(const char *v) {
   for (char *t = strtok(xstrdup(v), " \t"); t; t = strtok(NULL, " \t"))
     w[n++] = t;
   if (!n)
-    bad("empty --launcher command");
+    die_usage("empty --launcher command");
   w[n] = NULL;
   return w;
 }
@@ -201,11 +192,11 @@ static const char *malloc_choice(const char *v) {
     return NULL;
   char *path = realpath(v, NULL);
   if (!path)
-    bad("cannot read the --malloc library '%s': %s", v, strerror(errno));
+    die_usage("cannot read the --malloc library '%s': %s", v, strerror(errno));
   if (strpbrk(path, " \t:"))
-    bad("cannot preload '%s': LD_PRELOAD cannot name a path with a blank or ':'", path);
+    die_usage("cannot preload '%s': LD_PRELOAD cannot name a path with a blank or ':'", path);
   if (access(path, R_OK))
-    bad("cannot read the --malloc library '%s': %s", v, strerror(errno));
+    die_usage("cannot read the --malloc library '%s': %s", v, strerror(errno));
   return path;
 }
 
@@ -220,11 +211,12 @@ void opts_parse(struct opts *o, int argc, char **argv) {
   if (!o->bindir || !*o->bindir)
     o->bindir = SHARD_LLVM_BINDIR;
   int dashdash = 0;
+  set_usage(usage_hint);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (dashdash || a[0] != '-' || a[1] == 0) {
       if (o->input)
-        bad("more than one input file ('%s')", a);
+        die_usage("more than one input file ('%s')", a);
       o->input = a;
     } else if (!strcmp(a, "--")) {
       dashdash = 1;
@@ -242,7 +234,7 @@ void opts_parse(struct opts *o, int argc, char **argv) {
       o->olevel = a[2] - '0';
     } else if ((v = val(argc, argv, &i, "-o"))) {
       if (!*v)
-        bad("empty output file name");
+        die_usage("empty output file name");
       o->out = v;
     } else if ((v = val(argc, argv, &i, "-j"))) {
       o->jobs = num("-j", v, 1, 1 << 16);
@@ -251,7 +243,7 @@ void opts_parse(struct opts *o, int argc, char **argv) {
       o->max_mem = size_arg("--max-mem", v);
     } else if ((v = val(argc, argv, &i, "--cache-dir"))) {
       if (!*v)
-        bad("empty --cache-dir directory");
+        die_usage("empty --cache-dir directory");
       o->cache_dir = v;
       cache_given = 1;
     } else if (!strcmp(a, "--no-cache")) {
@@ -281,24 +273,24 @@ void opts_parse(struct opts *o, int argc, char **argv) {
     } else if ((v = val(argc, argv, &i, "--malloc"))) {
       malloc_lib = v;
     } else {
-      bad("unknown option '%s'", a);
+      die_usage("unknown option '%s'", a);
     }
   }
   if (!o->out)
-    bad("no output file (use -o OUT)");
+    die_usage("no output file (use -o OUT)");
   if (!o->input)
-    bad("no input file");
+    die_usage("no input file");
   if (o->keep && !*o->keep)
-    bad("empty --keep-temps directory");
+    die_usage("empty --keep-temps directory");
   if ((o->report && !*o->report) || (o->trace && !*o->trace))
-    bad("empty %s file name", o->report && !*o->report ? "--report" : "--time-trace");
+    die_usage("empty %s file name", o->report && !*o->report ? "--report" : "--time-trace");
   if (o->ninja && !*o->ninja)
-    bad("empty --emit-ninja file name");
+    die_usage("empty --emit-ninja file name");
   if (o->ninja && (o->report || o->trace || o->max_mem))
-    bad("%s cannot be used with --emit-ninja (ninja runs the shard jobs)", o->report ? "--report"
-                                                                           : o->trace
-                                                                               ? "--time-trace"
-                                                                               : "--max-mem");
+    die_usage("%s cannot be used with --emit-ninja (ninja runs the shard jobs)",
+              o->report  ? "--report"
+              : o->trace ? "--time-trace"
+                         : "--max-mem");
   if (o->ninja && !o->keep) /* the split stays for ninja: FILE.d */
     o->keep = fmt("%s.d", o->ninja);
   if (!o->plugin)

@@ -29,31 +29,22 @@ void work_cleanup(void) {
     rm_tree(dir);
 }
 
-/* Creates DIR and its missing parents (like mkdir -p). */
-static void mkdirs(const char *path) {
-  char *p = xstrdup(path);
-  for (char *s = p + 1; *s; s++) {
-    if (*s != '/')
-      continue;
-    *s = 0;
-    if (mkdir(p, 0777) < 0 && errno != EEXIST)
-      die("cannot create directory '%s': %s", p, strerror(errno));
-    *s = '/';
-  }
-  if (mkdir(p, 0777) < 0 && errno != EEXIST)
-    die("cannot create directory '%s': %s", p, strerror(errno));
+/* Makes --keep-temps DIR (and its missing parents) or dies saying why. */
+static void make_kept(const char *path) {
   struct stat st;
-  if (stat(p, &st) < 0)
-    die("cannot use '%s' as a directory: %s", p, strerror(errno));
+  char *bad = mkdirs(path);
+  if (bad)
+    die("cannot create directory '%s': %s", bad, strerror(errno));
+  if (stat(path, &st) < 0)
+    die("cannot use '%s' as a directory: %s", path, strerror(errno));
   if (!S_ISDIR(st.st_mode))
-    die("cannot use '%s' as a directory: %s", p, strerror(ENOTDIR));
-  free(p);
+    die("cannot use '%s' as a directory: %s", path, strerror(ENOTDIR));
 }
 
 /* Makes the work directory: --keep-temps DIR, or a fresh mkdtemp under $TMPDIR. */
 void work_init(const struct opts *o) {
   if (o->keep) {
-    mkdirs(o->keep);
+    make_kept(o->keep);
     dir = xstrdup(o->keep);
     keep = 1;
     /* A stale manifest from an earlier run must not be mistaken for this run's. */
