@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const cmd_tools[] = {"opt", "clang", "ld.lld", "llvm-objcopy", NULL};
+
 /* How many opt processes split the module. Each holds the whole module and makes the same
    plan, then writes every P-th shard. One process below 4 job slots: the compile jobs start
    as shards are written (work_build), so the other slot is busy anyway, and a second process
@@ -19,9 +21,6 @@ int cmd_split_parts(const struct opts *o) {
     return 1;
   return o->jobs / 2 < 8 ? o->jobs / 2 : 8;
 }
-
-/* Whether the split simplifies what shards share (--presimplify; -O0 simplifies nothing). */
-int cmd_presimplifies(const struct opts *o) { return o->presimplify && o->olevel > 0; }
 
 /* Phase 1, part PART of PARTS: opt with the plugin annotates, partitions and splits the input
    into DIR; with NOTIFY, it reports each file written on its file descriptor 3. opt ends as
@@ -38,7 +37,7 @@ void cmd_split(struct argv *a, const struct opts *o, const char *dir, int parts,
   /* The split's share of the job slots simplifies the closure (not the output's concern). */
   int threads = o->jobs / parts < 1 ? 1 : o->jobs / parts > 8 ? 8 : o->jobs / parts;
   char *pre =
-      cmd_presimplifies(o) ? fmt(";presimplify=%d;threads=%d", o->olevel, threads) : xstrdup("");
+      opts_presimplifies(o) ? fmt(";presimplify=%d;threads=%d", o->olevel, threads) : xstrdup("");
   av_pushf(a, "-passes=%sshard-cost,shard-partition<shards=%d>,shard-split<%s%s%s;quick-exit%s>",
            mv, o->shards, split, pre, notify ? ";notify=3" : "", part == 0 ? ";verify" : "");
   free(pre);
@@ -74,7 +73,7 @@ void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m,
   av_pushf(a, "%s/shard.%d.o", dir, k);
   av_push(a, reloc_flag(m->reloc));
   /* The plugin has the simplification pipeline skip the functions the split simplified. */
-  if (cmd_presimplifies(o))
+  if (opts_presimplifies(o))
     av_pushf(a, "-fpass-plugin=%s", o->plugin);
   /* ld -r cannot carry an address-significance table (it keeps a stale one that lld
      --icf=safe ignores with a warning), so the shards do not emit one, as llc did not. */

@@ -7,8 +7,10 @@
 #include "opts.h"
 #include "util.h"
 
+/* The LLVM tools the commands run (in the tools directory), NULL-terminated. */
+extern const char *const cmd_tools[];
+
 int cmd_split_parts(const struct opts *o);
-int cmd_presimplifies(const struct opts *o);
 void cmd_split(struct argv *a, const struct opts *o, const char *dir, int parts, int part,
                int notify);
 void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m, const char *dir,

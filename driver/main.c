@@ -4,11 +4,12 @@
    ld.lld -r and restores promoted symbols with objcopy. */
 #define _XOPEN_SOURCE 700
 #include "cache.h"
+#include "cli.h"
 #include "cmd.h"
 #include "jobserver.h"
 #include "manifest.h"
 #include "ninja.h"
-#include "opts.h"
+#include "preflight.h"
 #include "preload.h"
 #include "proc.h"
 #include "report.h"
@@ -16,85 +17,10 @@
 #include "work.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-static const char *tools[] = {"opt", "clang", "ld.lld", "llvm-objcopy"};
-
-/* The path of program NAME: NAME itself when it contains a '/', else the first executable
-   NAME in $PATH (as a shell would find it); NULL with errno set when there is none. */
-static char *find_program(const char *name) {
-  if (strchr(name, '/')) {
-    if (access(name, X_OK) == 0)
-      return xstrdup(name);
-    return NULL;
-  }
-  const char *path = getenv("PATH");
-  char *dirs = xstrdup(path && *path ? path : "/usr/bin:/bin"), *save = NULL;
-  for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-    char *p = fmt("%s/%s", *d ? d : ".", name);
-    if (access(p, X_OK) == 0)
-      return p;
-    free(p);
-  }
-  errno = ENOENT;
-  return NULL;
-}
-
-/* Dies unless PATH can be created or replaced: its directory is writable and PATH is not
-   a directory. */
-static void check_writable(const char *path) {
-  struct stat st;
-  char *d = xstrdup(path), *slash = strrchr(d, '/');
-  const char *dir = slash ? (slash == d ? "/" : (*slash = 0, d)) : ".";
-  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-    die("cannot write '%s': %s", path, strerror(ENOTDIR));
-  if (access(dir, W_OK | X_OK) < 0)
-    die("cannot write '%s': %s", path, strerror(errno));
-  free(d);
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-    die("cannot write '%s': %s", path, strerror(EISDIR));
-}
-
-/* Checks before any work that the input, the output directory, the tools and the plugin are
-   usable, so that the common mistakes fail fast with a clear message. */
-static void preflight(struct opts *o) {
-  struct stat st;
-  int fd = open(o->input, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    die("cannot read '%s': %s", o->input, strerror(errno));
-  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
-    die("cannot read '%s': %s", o->input, strerror(EISDIR));
-  close(fd);
-  check_writable(o->out);
-  if (o->report)
-    check_writable(o->report);
-  if (o->trace)
-    check_writable(o->trace);
-  if (o->ninja) {
-    check_writable(o->ninja);
-    ninja_check(o);
-  }
-  for (size_t i = 0; i < sizeof tools / sizeof *tools; i++) {
-    char *t = fmt("%s/%s", o->bindir, tools[i]);
-    int err = access(t, X_OK) < 0 ? errno : stat(t, &st) == 0 && S_ISDIR(st.st_mode) ? EISDIR : 0;
-    if (err)
-      die("cannot find LLVM tool '%s': %s (use --llvm-bindir DIR)", t, strerror(err));
-    free(t);
-  }
-  if (o->launcher) {
-    char *l = find_program(o->launcher[0]);
-    if (!l)
-      die("cannot find the launcher '%s': %s", o->launcher[0], strerror(errno));
-    o->launcher[0] = l;
-  }
-  if (access(o->plugin, R_OK) < 0)
-    die("cannot find the plugin '%s': %s (use --plugin PATH)", o->plugin, strerror(errno));
-}
 
 /* Phase 3: links the shard objects (K ascending) and restores promoted symbols into a temp
    file in OUT's directory, which it returns (publish() renames it onto OUT). */
@@ -136,13 +62,13 @@ static struct cache_key output_key(const struct opts *o) {
   cache_hash_file(h, o->input);
   cache_hash_tool(h, "/proc/self/exe");
   cache_hash_tool(h, o->plugin);
-  for (size_t i = 0; i < sizeof tools / sizeof *tools; i++) {
-    char *t = fmt("%s/%s", o->bindir, tools[i]);
+  for (const char *const *n = cmd_tools; *n; n++) {
+    char *t = fmt("%s/%s", o->bindir, *n);
     cache_hash_tool(h, t);
     free(t);
   }
   char *opts = fmt("shards=%d O%d mv=%s pre=%d", o->shards, o->olevel,
-                   o->mv_targets ? o->mv_targets : "", cmd_presimplifies(o));
+                   o->mv_targets ? o->mv_targets : "", opts_presimplifies(o));
   cache_hash_str(h, opts);
   free(opts);
   return cache_hasher_done(h);
@@ -180,7 +106,18 @@ int main(int argc, char **argv) {
   struct manifest m;
   if (argc > 1 && !strcmp(argv[1], NINJA_AFTER_SPLIT))
     return ninja_after_split(argc, argv);
-  opts_parse(&o, argc, argv);
+  switch (cli_parse(&o, argc, argv)) {
+  case CLI_HELP:
+    cli_help();
+    return 0;
+  case CLI_VERSION:
+    preflight_resolve(&o);
+    cli_version(&o);
+    return 0;
+  case CLI_RUN:
+    break;
+  }
+  preflight_resolve(&o);
   proc_init(o.verbose);
   if (o.malloc_lib) {
     preload_use(o.malloc_lib);
@@ -189,7 +126,7 @@ int main(int argc, char **argv) {
   }
   atexit(cleanup);
   js_init(o.verbose);
-  preflight(&o);
+  preflight_check(&o);
   struct cache_key okey;
   if (o.cache_dir && cache_open(o.cache_dir, o.cache_size, o.verbose) &&
       output_from_cache(&o, &okey)) {

@@ -137,7 +137,7 @@ static struct cache_key shard_key(const struct manifest *m, const struct opts *o
   cmd_compile(&a, o, m, "@", 0); /* the same paths for every shard */
   struct cache_hasher *h = cache_hasher_new("shard");
   cache_hash_tool(h, a.v[skip]);
-  if (cmd_presimplifies(o)) /* the plugin takes part in the compile */
+  if (opts_presimplifies(o)) /* the plugin takes part in the compile */
     cache_hash_tool(h, o->plugin);
   for (int i = skip; i < a.n; i++)
     cache_hash_str(h, a.v[i]);
