@@ -4,7 +4,7 @@
    tools, the launcher and the plugin are usable (exit 1), each with a clear message. */
 #define _XOPEN_SOURCE 700
 #include "preflight.h"
-#include "cmd.h"
+#include "job.h"
 #include "ninja.h"
 #include "preload.h"
 #include "util.h"
@@ -106,7 +106,7 @@ static void check_input(const char *input) {
 /* Dies unless every LLVM tool the jobs run is an executable in the tools directory. */
 static void check_tools(const char *bindir) {
   struct stat st;
-  for (const char *const *n = cmd_tools; *n; n++) {
+  for (const char *const *n = job_tools; *n; n++) {
     char *t = fmt("%s/%s", bindir, *n);
     int err = access(t, X_OK) < 0 ? errno : stat(t, &st) == 0 && S_ISDIR(st.st_mode) ? EISDIR : 0;
     if (err)
