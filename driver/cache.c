@@ -38,14 +38,12 @@ struct cache_hasher {
 };
 
 /* Prints one warning about the cache and goes on without storing (first failure only). */
-PRINTF(1, 2) static void warn(const char *f, ...) {
+PRINTF(1, 2) static void warn_once(const char *f, ...) {
   if (warned++)
     return;
   va_list ap;
   va_start(ap, f);
-  fputs("shard: warning: ", stderr);
-  vfprintf(stderr, f, ap);
-  fputc('\n', stderr);
+  vwarn(f, ap);
   va_end(ap);
 }
 
@@ -111,32 +109,16 @@ struct cache_key cache_hasher_done(struct cache_hasher *h) {
   return (struct cache_key){r.low64, r.high64};
 }
 
-/* Creates DIR and its missing parents; returns 0 or -1 with errno set. */
-static int mkdirs(const char *path) {
-  char *p = xstrdup(path);
-  int rc = 0;
-  for (char *s = p + 1; *s && !rc; s++)
-    if (*s == '/') {
-      *s = 0;
-      if (mkdir(p, 0777) < 0 && errno != EEXIST)
-        rc = -1;
-      *s = '/';
-    }
-  if (!rc && mkdir(p, 0777) < 0 && errno != EEXIST)
-    rc = -1;
-  free(p);
-  return rc;
-}
-
 /* Turns the cache on in DIR (created if missing) with a size cap; returns whether it is on.
    A directory that cannot be made gives a warning and no cache. */
 int cache_open(const char *dir, unsigned long long max, int v) {
   struct stat st;
+  char *bad = mkdirs(dir);
   verbose = v;
-  if (mkdirs(dir) < 0 || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode) ||
-      access(dir, W_OK | X_OK) < 0) {
-    warn("cache directory '%s' is not usable (%s); compiling without the cache", dir,
-         strerror(errno ? errno : ENOTDIR));
+  if (bad || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) < 0) {
+    warn_once("cache directory '%s' is not usable (%s); compiling without the cache", dir,
+              strerror(errno ? errno : ENOTDIR));
+    free(bad);
     return 0;
   }
   root = xstrdup(dir);
@@ -210,7 +192,7 @@ int cache_get(struct cache_key k, const char *dst) {
   XXH128_canonical_t want;
   XXH128_canonicalFromHash(&want, sum);
   if (len < TRAILER || memcmp(buf + len - TRAILER, MAGIC, 8) || memcmp(buf + len - 16, &want, 16)) {
-    fprintf(stderr, "shard: warning: removed the damaged cache entry '%s'\n", path);
+    warn("removed the damaged cache entry '%s'", path);
     unlink(path);
     free(buf);
     free(path);
@@ -240,9 +222,9 @@ void cache_put(struct cache_key k, const char *src) {
     close(in);
   int fd = -1;
   if (!buf) {
-    warn("cannot read '%s' for the cache: %s", src, strerror(errno));
+    warn_once("cannot read '%s' for the cache: %s", src, strerror(errno));
   } else if ((mkdir(sub, 0777) < 0 && errno != EEXIST) || (fd = mkstemp(tmp)) < 0) {
-    warn("cannot write to the cache in '%s': %s", root, strerror(errno));
+    warn_once("cannot write to the cache in '%s': %s", root, strerror(errno));
   } else {
     XXH128_canonical_t sum;
     XXH128_canonicalFromHash(&sum, XXH3_128bits(buf, len));
@@ -252,7 +234,7 @@ void cache_put(struct cache_key k, const char *src) {
     if (!bad && chmod(tmp, 0666 & ~mask) == 0 && rename(tmp, path) == 0)
       stores++;
     else {
-      warn("cannot write to the cache in '%s': %s", root, strerror(errno));
+      warn_once("cannot write to the cache in '%s': %s", root, strerror(errno));
       unlink(tmp);
     }
   }

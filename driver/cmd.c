@@ -1,5 +1,5 @@
-/* cmd: the argv of every tool run on the shards (opt, clang, ld.lld, llvm-objcopy), built in
-   one place for the driver and for the Ninja file it can write instead. */
+/* cmd: the argv of every tool the jobs run (opt, clang, ld.lld, llvm-objcopy), from the
+   paths the job model (job.c) gives, in one place for every executor. */
 #define _XOPEN_SOURCE 700
 #include "cmd.h"
 
@@ -7,21 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* How many opt processes split the module. Each holds the whole module and makes the same
-   plan, then writes every P-th shard. One process below 4 job slots: the compile jobs start
-   as shards are written (work_build), so the other slot is busy anyway, and a second process
-   would only parse and plan the module again, in a second copy of it. With 4 or more slots,
-   half of them, up to 8, where one writer would starve the jobs (part 0 then verifies the
-   input and writes the manifest while the others write the shards). */
-int cmd_split_parts(const struct opts *o) {
-  if (o->jobs < 4)
-    return 1;
-  return o->jobs / 2 < 8 ? o->jobs / 2 : 8;
-}
-
-/* Whether the split simplifies what shards share (--presimplify; -O0 simplifies nothing). */
-int cmd_presimplifies(const struct opts *o) { return o->presimplify && o->olevel > 0; }
 
 /* Phase 1, part PART of PARTS: opt with the plugin annotates, partitions and splits the input
    into DIR; with NOTIFY, it reports each file written on its file descriptor 3. opt ends as
@@ -38,7 +23,7 @@ void cmd_split(struct argv *a, const struct opts *o, const char *dir, int parts,
   /* The split's share of the job slots simplifies the closure (not the output's concern). */
   int threads = o->jobs / parts < 1 ? 1 : o->jobs / parts > 8 ? 8 : o->jobs / parts;
   char *pre =
-      cmd_presimplifies(o) ? fmt(";presimplify=%d;threads=%d", o->olevel, threads) : xstrdup("");
+      opts_presimplifies(o) ? fmt(";presimplify=%d;threads=%d", o->olevel, threads) : xstrdup("");
   av_pushf(a, "-passes=%sshard-cost,shard-partition<shards=%d>,shard-split<%s%s%s;quick-exit%s>",
            mv, o->shards, split, pre, notify ? ";notify=3" : "", part == 0 ? ";verify" : "");
   free(pre);
@@ -54,12 +39,12 @@ static const char *reloc_flag(enum reloc r) {
   return r == RELOC_PIE ? "-fPIE" : r == RELOC_PIC ? "-fPIC" : "-fno-pic";
 }
 
-/* Phase 2, shard K: [launcher] clang -O<l> -c -x ir DIR/shard.K.bc -o DIR/shard.K.o. The
-   target comes from the manifest's triple (clang would otherwise override the module's with
-   its default); CPU and features are not passed: every function carries its target-cpu and
-   target-features attributes. */
-void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m, const char *dir,
-                 int k) {
+/* Phase 2, one shard: [launcher] clang -O<l> -c -x ir BC -o OBJ. The target comes from the
+   manifest's triple (clang would otherwise override the module's with its default); CPU and
+   features are not passed: every function carries its target-cpu and target-features
+   attributes. */
+void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m, const char *bc,
+                 const char *obj) {
   for (char **w = o->launcher; w && *w; w++)
     av_push(a, *w);
   av_pushf(a, "%s/clang", o->bindir);
@@ -69,12 +54,12 @@ void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m,
   av_push(a, "-c");
   av_push(a, "-x");
   av_push(a, "ir");
-  av_pushf(a, "%s/shard.%d.bc", dir, k);
+  av_push(a, bc);
   av_push(a, "-o");
-  av_pushf(a, "%s/shard.%d.o", dir, k);
+  av_push(a, obj);
   av_push(a, reloc_flag(m->reloc));
   /* The plugin has the simplification pipeline skip the functions the split simplified. */
-  if (cmd_presimplifies(o))
+  if (opts_presimplifies(o))
     av_pushf(a, "-fpass-plugin=%s", o->plugin);
   /* ld -r cannot carry an address-significance table (it keeps a stale one that lld
      --icf=safe ignores with a warning), so the shards do not emit one, as llc did not. */
@@ -84,48 +69,63 @@ void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m,
   av_push(a, "-fno-crash-diagnostics");
 }
 
-/* Phase 3, link: ld.lld -r of the shard objects (K ascending) into DIR/linked.o. Returns the
-   object objcopy reads: DIR/linked.o, or DIR/shard.0.o with one shard (A stays empty). */
-char *cmd_link(struct argv *a, const struct opts *o, const char *dir, int nshards) {
-  if (nshards == 1)
-    return fmt("%s/shard.0.o", dir);
+/* Phase 3, link: ld.lld -r OBJS (NULL-terminated) -o OUT. */
+void cmd_link(struct argv *a, const struct opts *o, char *const *objs, const char *out) {
   av_pushf(a, "%s/ld.lld", o->bindir);
   av_push(a, "-r");
-  for (int k = 0; k < nshards; k++)
-    av_pushf(a, "%s/shard.%d.o", dir, k);
+  for (; *objs; objs++)
+    av_push(a, *objs);
   av_push(a, "-o");
-  av_pushf(a, "%s/linked.o", dir);
-  return fmt("%s/linked.o", dir);
+  av_push(a, out);
 }
 
-/* Writes DIR/localize.syms and DIR/redefine.syms from the manifest's promoted symbols and
-   pushes the objcopy options that use them; names objcopy's list syntax cannot carry ('#'
-   starts a comment there) become options of their own. */
+/* Whether promoted symbol P needs options of its own: objcopy's list syntax cannot carry a
+   '#' (it starts a comment there). */
+static int needs_option(const struct promo *p) {
+  return strchr(p->new, '#') || (p->old && strchr(p->old, '#'));
+}
+
+/* Pushes the objcopy options that restore the manifest's promoted symbols: one per name the
+   lists cannot carry, then DIR/localize.syms and DIR/redefine.syms when they list any
+   (cmd_write_syms writes them). objcopy matches both lists against the names before
+   renaming. */
 void cmd_syms(struct argv *a, const struct manifest *m, const char *dir) {
+  int nl = 0, nr = 0;
+  for (size_t i = 0; i < m->npromos; i++) {
+    const struct promo *p = &m->promos[i];
+    int own = needs_option(p);
+    if (own)
+      av_pushf(a, "--localize-symbol=%s", p->new);
+    else
+      nl++;
+    if (p->old && own)
+      av_pushf(a, "--redefine-sym=%s=%s", p->new, p->old);
+    else if (p->old)
+      nr++;
+  }
+  if (nl)
+    av_pushf(a, "--localize-symbols=%s/localize.syms", dir);
+  if (nr)
+    av_pushf(a, "--redefine-syms=%s/redefine.syms", dir);
+}
+
+/* Writes DIR/localize.syms and DIR/redefine.syms: the promoted symbols that cmd_syms leaves
+   to the lists. */
+void cmd_write_syms(const struct manifest *m, const char *dir) {
   char *lp = fmt("%s/localize.syms", dir), *rp = fmt("%s/redefine.syms", dir);
   FILE *lf = fopen(lp, "w"), *rf = fopen(rp, "w");
-  int nl = 0, nr = 0;
   if (!lf || !rf)
     die("cannot create '%s': %s", lf ? rp : lp, strerror(errno));
   for (size_t i = 0; i < m->npromos; i++) {
     const struct promo *p = &m->promos[i];
-    int hash = strchr(p->new, '#') || (p->old && strchr(p->old, '#'));
-    if (hash)
-      av_pushf(a, "--localize-symbol=%s", p->new);
-    else
-      fprintf(lf, "%s\n", p->new), nl++;
-    if (p->old && hash)
-      av_pushf(a, "--redefine-sym=%s=%s", p->new, p->old);
-    else if (p->old)
-      fprintf(rf, "%s %s\n", p->new, p->old), nr++;
+    if (needs_option(p))
+      continue;
+    fprintf(lf, "%s\n", p->new);
+    if (p->old)
+      fprintf(rf, "%s %s\n", p->new, p->old);
   }
   if (fclose(lf) || fclose(rf))
     die("cannot write the symbol lists in '%s': %s", lp, strerror(errno));
-  /* objcopy matches both lists against the names before renaming. */
-  if (nl)
-    av_pushf(a, "--localize-symbols=%s", lp);
-  if (nr)
-    av_pushf(a, "--redefine-syms=%s", rp);
   free(lp);
   free(rp);
 }

@@ -1,5 +1,5 @@
-/* cmd: the argv of every tool run on the shards (opt, clang, ld.lld, llvm-objcopy), built in
-   one place for the driver and for the Ninja file it can write instead. */
+/* cmd: the argv of every tool the jobs run (opt, clang, ld.lld, llvm-objcopy), from the
+   paths the job model (job.c) gives, in one place for every executor. */
 #ifndef SHARD_CMD_H
 #define SHARD_CMD_H
 
@@ -7,14 +7,13 @@
 #include "opts.h"
 #include "util.h"
 
-int cmd_split_parts(const struct opts *o);
-int cmd_presimplifies(const struct opts *o);
 void cmd_split(struct argv *a, const struct opts *o, const char *dir, int parts, int part,
                int notify);
-void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m, const char *dir,
-                 int k);
-char *cmd_link(struct argv *a, const struct opts *o, const char *dir, int nshards);
+void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m, const char *bc,
+                 const char *obj);
+void cmd_link(struct argv *a, const struct opts *o, char *const *objs, const char *out);
 void cmd_syms(struct argv *a, const struct manifest *m, const char *dir);
+void cmd_write_syms(const struct manifest *m, const char *dir);
 void cmd_objcopy(struct argv *a, const struct opts *o, char *const *syms, const char *in,
                  const char *out);
 

@@ -1,230 +1,28 @@
 /* shard: splits one LLVM module into shards, compiles them in parallel, links one object.
-   Phase 1 (opt + plugin) writes the shards and a manifest, phase 2 compiles each shard with
-   clang -c (one process per shard) as soon as it is written, phase 3 links them with
-   ld.lld -r and restores promoted symbols with objcopy. */
+   main picks the front end (the command line; the internal step of a Ninja file's split
+   edge) and hands its pipeline description to the pipeline. */
 #define _XOPEN_SOURCE 700
-#include "cache.h"
-#include "cmd.h"
-#include "jobserver.h"
-#include "manifest.h"
+#include "cli.h"
 #include "ninja.h"
-#include "opts.h"
-#include "preload.h"
-#include "proc.h"
-#include "report.h"
-#include "util.h"
-#include "work.h"
+#include "pipeline.h"
+#include "preflight.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-static const char *tools[] = {"opt", "clang", "ld.lld", "llvm-objcopy"};
-
-/* The path of program NAME: NAME itself when it contains a '/', else the first executable
-   NAME in $PATH (as a shell would find it); NULL with errno set when there is none. */
-static char *find_program(const char *name) {
-  if (strchr(name, '/')) {
-    if (access(name, X_OK) == 0)
-      return xstrdup(name);
-    return NULL;
-  }
-  const char *path = getenv("PATH");
-  char *dirs = xstrdup(path && *path ? path : "/usr/bin:/bin"), *save = NULL;
-  for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-    char *p = fmt("%s/%s", *d ? d : ".", name);
-    if (access(p, X_OK) == 0)
-      return p;
-    free(p);
-  }
-  errno = ENOENT;
-  return NULL;
-}
-
-/* Dies unless PATH can be created or replaced: its directory is writable and PATH is not
-   a directory. */
-static void check_writable(const char *path) {
-  struct stat st;
-  char *d = xstrdup(path), *slash = strrchr(d, '/');
-  const char *dir = slash ? (slash == d ? "/" : (*slash = 0, d)) : ".";
-  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-    die("cannot write '%s': %s", path, strerror(ENOTDIR));
-  if (access(dir, W_OK | X_OK) < 0)
-    die("cannot write '%s': %s", path, strerror(errno));
-  free(d);
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-    die("cannot write '%s': %s", path, strerror(EISDIR));
-}
-
-/* Checks before any work that the input, the output directory, the tools and the plugin are
-   usable, so that the common mistakes fail fast with a clear message. */
-static void preflight(struct opts *o) {
-  struct stat st;
-  int fd = open(o->input, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    die("cannot read '%s': %s", o->input, strerror(errno));
-  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
-    die("cannot read '%s': %s", o->input, strerror(EISDIR));
-  close(fd);
-  check_writable(o->out);
-  if (o->report)
-    check_writable(o->report);
-  if (o->trace)
-    check_writable(o->trace);
-  if (o->ninja) {
-    check_writable(o->ninja);
-    ninja_check(o);
-  }
-  for (size_t i = 0; i < sizeof tools / sizeof *tools; i++) {
-    char *t = fmt("%s/%s", o->bindir, tools[i]);
-    int err = access(t, X_OK) < 0 ? errno : stat(t, &st) == 0 && S_ISDIR(st.st_mode) ? EISDIR : 0;
-    if (err)
-      die("cannot find LLVM tool '%s': %s (use --llvm-bindir DIR)", t, strerror(err));
-    free(t);
-  }
-  if (o->launcher) {
-    char *l = find_program(o->launcher[0]);
-    if (!l)
-      die("cannot find the launcher '%s': %s", o->launcher[0], strerror(errno));
-    o->launcher[0] = l;
-  }
-  if (access(o->plugin, R_OK) < 0)
-    die("cannot find the plugin '%s': %s (use --plugin PATH)", o->plugin, strerror(errno));
-}
-
-/* Phase 3: links the shard objects (K ascending) and restores promoted symbols into a temp
-   file in OUT's directory, which it returns (publish() renames it onto OUT). */
-static char *link_out(const struct manifest *m, const struct opts *o) {
-  struct argv a = {0}, syms = {0}, c = {0};
-  char *in = cmd_link(&a, o, work_dir(), m->nshards);
-  if (a.n) {
-    char *log = work_path("link.log");
-    int st = proc_run(a.v, log);
-    if (st)
-      die_log(log, "ld.lld failed to link the shards: %s", proc_status(st));
-  }
-  char *tmp = fmt("%s.shard-tmp-%ld", o->out, (long)getpid());
-  cmd_syms(&syms, m, work_dir());
-  cmd_objcopy(&c, o, syms.v, in, tmp);
-  work_set_tmpout(tmp);
-  char *log = work_path("objcopy.log");
-  int st = proc_run(c.v, log);
-  if (st)
-    die_log(log, "llvm-objcopy failed to restore the promoted symbols: %s", proc_status(st));
-  return tmp;
-}
-
-/* Renames the complete output TMP onto OUT: the last step, after the reports, so that a run
-   that fails leaves no OUT (an existing one untouched). */
-static void publish(const char *tmp, const char *out) {
-  /* Last chance for an interrupt to win; past this point OUT is complete. */
-  proc_block(1);
-  proc_interrupt_point();
-  if (rename(tmp, out) < 0)
-    die("cannot write '%s': %s", out, strerror(errno));
-  work_set_tmpout(NULL);
-}
-
-/* The cache key of the whole output: the input's bytes, every option that changes the
-   output, and the identity of the driver, the plugin and the tools. */
-static struct cache_key output_key(const struct opts *o) {
-  struct cache_hasher *h = cache_hasher_new("output");
-  cache_hash_file(h, o->input);
-  cache_hash_tool(h, "/proc/self/exe");
-  cache_hash_tool(h, o->plugin);
-  for (size_t i = 0; i < sizeof tools / sizeof *tools; i++) {
-    char *t = fmt("%s/%s", o->bindir, tools[i]);
-    cache_hash_tool(h, t);
-    free(t);
-  }
-  char *opts = fmt("shards=%d O%d mv=%s pre=%d", o->shards, o->olevel,
-                   o->mv_targets ? o->mv_targets : "", cmd_presimplifies(o));
-  cache_hash_str(h, opts);
-  free(opts);
-  return cache_hasher_done(h);
-}
-
-/* With the cache on: when it holds the output for this input and these options, writes OUT
-   from it and returns 1. Not with --report or --time-trace, which describe the jobs. */
-static int output_from_cache(const struct opts *o, struct cache_key *key) {
-  if (!cache_on() || o->report || o->trace)
-    return 0;
-  *key = output_key(o);
-  char *tmp = fmt("%s.shard-tmp-%ld", o->out, (long)getpid());
-  work_set_tmpout(tmp);
-  if (!cache_get(*key, tmp)) {
-    work_set_tmpout(NULL);
-    free(tmp);
-    return 0;
-  }
-  if (o->verbose)
-    note("cache: the output of '%s' is in the cache: nothing to do", o->input);
-  publish(tmp, o->out);
-  free(tmp);
-  return 1;
-}
-
-/* atexit handler: stops children first, then removes what they were writing. */
-static void cleanup(void) {
-  proc_kill_all();
-  js_put_all();
-  work_cleanup();
-}
 
 int main(int argc, char **argv) {
   struct opts o;
-  struct manifest m;
   if (argc > 1 && !strcmp(argv[1], NINJA_AFTER_SPLIT))
     return ninja_after_split(argc, argv);
-  opts_parse(&o, argc, argv);
-  proc_init(o.verbose);
-  if (o.malloc_lib) {
-    preload_use(o.malloc_lib);
-    if (o.verbose)
-      note("allocator of the LLVM tools: %s (LD_PRELOAD)", o.malloc_lib);
-  }
-  atexit(cleanup);
-  js_init(o.verbose);
-  preflight(&o);
-  struct cache_key okey;
-  if (o.cache_dir && cache_open(o.cache_dir, o.cache_size, o.verbose) &&
-      output_from_cache(&o, &okey)) {
-    cache_trim();
+  switch (cli_parse(&o, argc, argv)) {
+  case CLI_HELP:
+    cli_help();
     return 0;
-  }
-  work_init(&o);
-  struct marks t = {.start = now()};
-  if (o.ninja) { /* ninja runs phases 2 and 3 */
-    work_build(&m, &o, &t, 0);
-    ninja_write(&m, &o);
+  case CLI_VERSION:
+    preflight_resolve(&o);
+    cli_version(&o);
     return 0;
+  case CLI_RUN:
+    break;
   }
-  int jobs = work_build(&m, &o, &t, 1);
-  t.compile = now();
-  if (o.verbose)
-    note("phase 2 (compile): %.3f s after phase 1, at most %d job%s at once", t.compile - t.split,
-         jobs, jobs == 1 ? "" : "s");
-  if (o.verbose && cache_on()) {
-    int hits, misses;
-    cache_counts(&hits, &misses);
-    note("cache: %d of %d shard%s from the cache", hits, m.nshards, m.nshards == 1 ? "" : "s");
-  }
-
-  char *tmp = link_out(&m, &o);
-  t.link = now();
-  if (o.verbose)
-    note("phase 3 (link): %.3f s; total %.3f s", t.link - t.compile, t.link - t.start);
-  if (o.report)
-    report_write(o.report, &m, &t, jobs);
-  if (o.trace)
-    trace_write(o.trace, &m, &t);
-  if (cache_on() && !o.report && !o.trace)
-    cache_put(okey, tmp);
-  publish(tmp, o.out);
-  cache_trim();
-  return 0;
+  return pipeline_run(&o);
 }

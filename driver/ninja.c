@@ -1,14 +1,15 @@
 /* ninja: --emit-ninja FILE, the shard jobs (split, compile, link) as a Ninja build file.
    The driver has already split the input into the work dir (so the shard count is known);
-   FILE gets one split edge (the same opt commands, then a check of the shard count and the
-   objcopy symbol lists), one compile edge per shard and one link edge, each with the argv the
-   driver itself would run (cmd.c), so that ninja -f FILE builds the same OUT. Every path in
-   FILE is absolute: ninja can run it from any directory. */
+   FILE gets one edge per job of the job model (job.c): the split (the same opt commands, then
+   a check of the shard count and the objcopy symbol lists), one compile per shard and the
+   link, each with the argv the local executor would run, so that ninja -f FILE builds the
+   same OUT. Every path in FILE is absolute: ninja can run it from any directory. */
 #define _XOPEN_SOURCE 700
 #include "ninja.h"
 #include "cmd.h"
+#include "job.h"
 #include "util.h"
-#include "work.h"
+#include "workdir.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -76,13 +77,19 @@ static void put_word(FILE *f, const char *s) {
   fputc('\'', f);
 }
 
+/* Opens a stream into a new heap string, *S once the stream is closed. */
+static FILE *memstream(char **s, size_t *n) {
+  FILE *f = open_memstream(s, n);
+  if (!f)
+    die("out of memory");
+  return f;
+}
+
 /* Returns argv V as one shell command line (heap), each word quoted as put_word does. */
 static char *shell_words(char *const *v) {
   char *s = NULL;
   size_t n = 0;
-  FILE *f = open_memstream(&s, &n);
-  if (!f)
-    die("out of memory");
+  FILE *f = memstream(&s, &n);
   for (int i = 0; v[i]; i++) {
     if (i)
       fputc(' ', f);
@@ -112,12 +119,10 @@ static char *absolute(const char *p) {
 
 /* Returns the path of the running shard binary. */
 static char *self_path(void) {
-  char buf[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0)
+  char *self = self_exe();
+  if (!self)
     die("cannot find the shard binary (/proc/self/exe): %s", strerror(errno));
-  buf[n] = 0;
-  return xstrdup(buf);
+  return self;
 }
 
 /* Writes a "build" line's list of paths, one per continued line. */
@@ -130,8 +135,9 @@ static void put_paths(FILE *f, char *const *paths) {
 
 /* Writes one edge: build OUTS | IMPLICIT_OUTS: RULE INS | IMPLICIT_INS, with its command
    and description. */
-static void put_edge(FILE *f, const char *rule, struct argv *outs, struct argv *iouts,
-                     struct argv *ins, struct argv *iins, const char *cmd, const char *desc) {
+static void put_edge(FILE *f, const char *rule, const struct argv *outs, const struct argv *iouts,
+                     const struct argv *ins, const struct argv *iins, const char *cmd,
+                     const char *desc) {
   fputs("build", f);
   put_paths(f, outs->v);
   if (iouts->n) {
@@ -149,41 +155,16 @@ static void put_edge(FILE *f, const char *rule, struct argv *outs, struct argv *
   fputs("\n  desc = ", f);
   put_value(f, desc);
   fputs("\n\n", f);
-  av_free(outs), av_free(iouts), av_free(ins), av_free(iins);
 }
 
-/* The split edge's command: the opt part(s) as the driver runs them (in parallel, each
-   waited for, all stopped if ninja is interrupted), then the shard count check. */
-static char *split_cmd(const struct opts *a, const char *dir, int n, const char *file) {
-  int parts = cmd_split_parts(a);
-  char *s = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&s, &len);
-  if (!f)
-    die("out of memory");
-  if (parts > 1) { /* the background parts ignore SIGINT (sh without job control) */
-    fputs("trap 'kill", f);
-    for (int i = 0; i < parts; i++)
-      fprintf(f, " $p%d", i);
-    fputs(" 2>/dev/null; wait; exit 1' INT TERM HUP; ", f);
-  }
-  for (int i = 0; i < parts; i++) {
-    struct argv v = {0};
-    cmd_split(&v, a, dir, parts, i, 0);
-    char *w = shell_words(v.v);
-    if (parts > 1)
-      fprintf(f, "%s & p%d=$!; ", w, i);
-    else
-      fprintf(f, "%s && ", w);
-    free(w);
-    av_free(&v);
-  }
-  if (parts > 1) {
-    fputs("s=0; ", f);
-    for (int i = 0; i < parts; i++)
-      fprintf(f, "wait $p%d || s=1; ", i);
-    fputs("test $s = 0 && ", f);
-  }
+/* Appends copies of B's words to A. */
+static void push_all(struct argv *a, const struct argv *b) {
+  for (int i = 0; i < b->n; i++)
+    av_push(a, b->v[i]);
+}
+
+/* The end of the split edge's command, as shell words: shard --ninja-after-split DIR N FILE. */
+static char *after_split_cmd(const char *dir, int n, const char *file) {
   char *self = self_path();
   struct argv c = {0};
   av_push(&c, self);
@@ -192,37 +173,64 @@ static char *split_cmd(const struct opts *a, const char *dir, int n, const char 
   av_pushf(&c, "%d", n);
   av_push(&c, file);
   char *w = shell_words(c.v);
-  fputs(w, f);
-  free(w);
   free(self);
   av_free(&c);
+  return w;
+}
+
+/* The split edge's command: split job J's parts as the local executor runs them (in
+   parallel, each waited for, all stopped if ninja is interrupted), then the shard count
+   check. */
+static char *split_cmd(const struct job *j, const char *dir, int n, const char *file) {
+  int parts = j->nsteps;
+  char *s = NULL;
+  size_t len = 0;
+  FILE *f = memstream(&s, &len);
+  if (parts > 1) { /* the background parts ignore SIGINT (sh without job control) */
+    fputs("trap 'kill", f);
+    for (int i = 0; i < parts; i++)
+      fprintf(f, " $p%d", i);
+    fputs(" 2>/dev/null; wait; exit 1' INT TERM HUP; ", f);
+  }
+  for (int i = 0; i < parts; i++) {
+    char *w = shell_words(j->step[i].argv.v);
+    if (parts > 1)
+      fprintf(f, "%s & p%d=$!; ", w, i);
+    else
+      fprintf(f, "%s && ", w);
+    free(w);
+  }
+  if (parts > 1) {
+    fputs("s=0; ", f);
+    for (int i = 0; i < parts; i++)
+      fprintf(f, "wait $p%d || s=1; ", i);
+    fputs("test $s = 0 && ", f);
+  }
+  char *w = after_split_cmd(dir, n, file);
+  fputs(w, f);
+  free(w);
   fclose(f);
   return s;
 }
 
-/* The link edge's command: ld.lld -r and llvm-objcopy as the driver runs them (the symbol
-   options from DIR/objcopy.rsp, which the split edge writes), into OUT.shard-tmp, then
-   renamed onto OUT: a failed or interrupted link leaves no OUT and no temporary. */
-static char *link_cmd(const struct opts *a, const char *dir, int n, const char *out) {
-  struct argv l = {0}, c = {0}, syms = {0};
-  char *in = cmd_link(&l, a, dir, n), *tmp = fmt("%s.shard-tmp", out);
-  av_pushf(&syms, "@%s/objcopy.rsp", dir);
-  cmd_objcopy(&c, a, syms.v, in, tmp);
-  char *lw = l.n ? shell_words(l.v) : NULL, *cw = shell_words(c.v), *tw = shell_word(tmp),
-       *ow = shell_word(out);
+/* The link edge's command: link job J's ld.lld -r and llvm-objcopy (which writes TMP) as the
+   local executor runs them, then TMP renamed onto OUT: a failed or interrupted link leaves no
+   OUT and no temporary. */
+static char *link_cmd(const struct job *j, const char *tmp) {
+  char *lw = j->nsteps > 1 ? shell_words(j->step[0].argv.v) : NULL,
+       *cw = shell_words(j->step[j->nsteps - 1].argv.v), *tw = shell_word(tmp),
+       *ow = shell_word(j->out.v[0]);
   char *s = fmt("t=%s; trap 'rm -f \"$t\"; exit 1' INT TERM HUP; %s%s%s && mv -f %s %s || "
                 "{ rm -f %s; exit 1; }",
                 tw, lw ? lw : "", lw ? " && " : "", cw, tw, ow, tw);
-  free(lw), free(cw), free(tw), free(ow), free(in), free(tmp);
-  av_free(&l), av_free(&c), av_free(&syms);
+  free(lw), free(cw), free(tw), free(ow);
   return s;
 }
 
-/* Writes the Ninja file to F. A is the driver's options with absolute paths. */
-static void write_file(FILE *f, const struct manifest *m, const struct opts *o,
-                       const struct opts *a, const char *dir, const char *file) {
-  int n = m->nshards;
-  struct argv outs = {0}, iouts = {0}, ins = {0}, iins = {0};
+/* Writes the head of the file: what it builds, builddir, the job pool and the three rules
+   (with --malloc, each command preloads the allocator). */
+static void put_head(FILE *f, const struct opts *o, const struct opts *a, int n, const char *dir,
+                     const char *file) {
   check_text(a->input, 0), check_text(a->out, 0), check_text(file, 0);
   fprintf(f, "# Written by shard --emit-ninja: %s in %d shard%s, linked into %s.\n", a->input, n,
           n == 1 ? "" : "s", a->out);
@@ -248,55 +256,76 @@ static void write_file(FILE *f, const struct manifest *m, const struct opts *o,
           "rule compile\n  command = %s\n  description = $desc\n  pool = shard_jobs\n\n"
           "rule link\n  command = %s\n  description = $desc\n\n",
           cmdvar, cmdvar, cmdvar);
+}
 
-  for (int k = 0; k < n; k++)
-    av_pushf(&outs, "%s/shard.%d.bc", dir, k);
-  av_pushf(&outs, "%s/manifest", dir);
+/* Writes the split edge: it also writes the symbol lists and objcopy.rsp (after-split), and
+   depends on the shard binary that checks them. */
+static void split_edge(FILE *f, const struct opts *o, const struct opts *a, int n, const char *dir,
+                       const char *file) {
+  struct job j;
+  struct argv iouts = {0}, iins = {0};
+  job_split(&j, a, dir, n, job_split_parts(a), 0);
   av_pushf(&iouts, "%s/localize.syms", dir);
   av_pushf(&iouts, "%s/redefine.syms", dir);
   av_pushf(&iouts, "%s/objcopy.rsp", dir);
-  av_push(&ins, a->input);
-  av_pushf(&iins, "%s/opt", a->bindir);
-  av_push(&iins, a->plugin);
-  char *self = self_path(), *cmd = split_cmd(a, dir, n, file);
+  push_all(&iins, &j.tools);
+  char *self = self_path(), *cmd = split_cmd(&j, dir, n, file);
   av_push(&iins, self);
   char *desc = fmt("SPLIT %s", o->input);
-  put_edge(f, "split", &outs, &iouts, &ins, &iins, cmd, desc);
+  put_edge(f, "split", &j.out, &iouts, &j.in, &iins, cmd, desc);
   free(self), free(cmd), free(desc);
+  av_free(&iouts), av_free(&iins);
+  job_free(&j);
+}
 
-  /* Largest first, as phase 2 starts them (ninja starts ready edges in file order). */
+/* Writes one compile edge per shard, the largest first, as the local executor starts them
+   (ninja starts ready edges in file order). */
+static void compile_edges(FILE *f, const struct manifest *m, const struct opts *a,
+                          const char *dir) {
+  int n = m->nshards;
+  struct argv none = {0};
   struct shard **order = xmalloc(n * sizeof *order);
   for (int k = 0; k < n; k++)
     order[k] = &m->shards[k];
-  qsort(order, n, sizeof *order, work_by_cost);
+  qsort(order, n, sizeof *order, job_by_cost);
   for (int i = 0; i < n; i++) {
-    int k = order[i]->id;
-    struct argv v = {0};
-    cmd_compile(&v, a, m, dir, k);
-    cmd = shell_words(v.v);
-    desc = fmt("SHARD %d/%d", k, n);
-    av_pushf(&outs, "%s/shard.%d.o", dir, k);
-    av_pushf(&ins, "%s/shard.%d.bc", dir, k);
-    av_pushf(&iins, "%s/clang", a->bindir);
-    put_edge(f, "compile", &outs, &iouts, &ins, &iins, cmd, desc);
+    struct job j;
+    job_compile(&j, a, m, dir, order[i]->id);
+    char *cmd = shell_words(j.step[0].argv.v), *desc = fmt("SHARD %d/%d", j.k, n);
+    put_edge(f, "compile", &j.out, &none, &j.in, &j.tools, cmd, desc);
     free(cmd), free(desc);
-    av_free(&v);
+    job_free(&j);
   }
   free(order);
+}
 
-  av_push(&outs, a->out);
-  for (int k = 0; k < n; k++)
-    av_pushf(&ins, "%s/shard.%d.o", dir, k);
+/* Writes the link edge: objcopy reads its symbol options from DIR/objcopy.rsp, which the
+   split edge writes. */
+static void link_edge(FILE *f, const struct opts *o, const struct opts *a, int n, const char *dir) {
+  struct job j;
+  struct argv syms = {0}, none = {0}, iins = {0};
+  char *tmp = fmt("%s.shard-tmp", a->out);
+  av_pushf(&syms, "@%s/objcopy.rsp", dir);
+  job_link(&j, a, dir, n, syms.v, tmp);
   av_pushf(&iins, "%s/objcopy.rsp", dir);
   av_pushf(&iins, "%s/localize.syms", dir);
   av_pushf(&iins, "%s/redefine.syms", dir);
-  if (n > 1)
-    av_pushf(&iins, "%s/ld.lld", a->bindir);
-  av_pushf(&iins, "%s/llvm-objcopy", a->bindir);
-  cmd = link_cmd(a, dir, n, a->out);
-  desc = fmt("LINK %s", o->out);
-  put_edge(f, "link", &outs, &iouts, &ins, &iins, cmd, desc);
-  free(cmd), free(desc);
+  push_all(&iins, &j.tools);
+  char *cmd = link_cmd(&j, tmp), *desc = fmt("LINK %s", o->out);
+  put_edge(f, "link", &j.out, &none, &j.in, &iins, cmd, desc);
+  free(tmp), free(cmd), free(desc);
+  av_free(&syms), av_free(&iins);
+  job_free(&j);
+}
+
+/* Writes the Ninja file to F: a head, then one edge per job. A is the driver's options with
+   absolute paths. */
+static void write_file(FILE *f, const struct manifest *m, const struct opts *o,
+                       const struct opts *a, const char *dir, const char *file) {
+  put_head(f, o, a, m->nshards, dir, file);
+  split_edge(f, o, a, m->nshards, dir, file);
+  compile_edges(f, m, a, dir);
+  link_edge(f, o, a, m->nshards, dir);
   fputs("default ", f);
   put_path(f, a->out);
   fputc('\n', f);
@@ -319,7 +348,7 @@ void ninja_write(const struct manifest *m, const struct opts *o) {
     a.launcher[0] = absolute(o->launcher[0]);
   }
   char *dir = absolute(work_dir()), *file = absolute(o->ninja);
-  char *tmp = fmt("%s.shard-tmp-%ld", o->ninja, (long)getpid());
+  char *tmp = work_tmp_name(o->ninja);
   work_set_tmpout(tmp);
   FILE *f = fopen(tmp, "w");
   if (!f)
@@ -359,13 +388,10 @@ int ninja_after_split(int argc, char **argv) {
     die("the split now makes %d shard%s but '%s' has edges for %s: run shard --emit-ninja "
         "again to write it for the new count",
         m.nshards, m.nshards == 1 ? "" : "s", file, argv[3]);
-  for (int k = 0; k < m.nshards; k++) {
-    char *p = fmt("%s/shard.%d.bc", dir, k);
-    if (access(p, R_OK) < 0)
-      die("the manifest lists shard %d but '%s' is missing: %s", k, p, strerror(errno));
-    free(p);
-  }
+  for (int k = 0; k < m.nshards; k++)
+    job_check_shard(dir, k);
   struct argv syms = {0};
+  cmd_write_syms(&m, dir);
   cmd_syms(&syms, &m, dir);
   char *rp = fmt("%s/objcopy.rsp", dir);
   FILE *f = fopen(rp, "w");

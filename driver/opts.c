@@ -1,151 +1,22 @@
-/* opts: command-line parsing. */
+/* opts: the pipeline description: its defaults, which come from the environment as much as
+   from a front end. */
 #define _XOPEN_SOURCE 700
 #include "opts.h"
-#include "ir/limits.h"
-#include "preload.h"
 #include "util.h"
 
-#include <ctype.h>
-#include <errno.h>
-#include <limits.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#ifndef SHARD_LLVM_BINDIR
-#define SHARD_LLVM_BINDIR "/usr/lib/llvm-22/bin"
-#endif
-#ifndef SHARD_LLVM_MAJOR
-#define SHARD_LLVM_MAJOR 22
-#endif
-#define SHARD_VERSION "0.1.0"
-
-static const char usage_line[] =
-    "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"
-    "             [--presimplify] [--keep-temps DIR] [--report FILE] [--time-trace FILE]\n"
-    "             [--launcher CMD]\n"
-    "             [--max-mem SIZE] [--cache-dir DIR | --no-cache] [--cache-size SIZE]\n"
-    "             [--llvm-bindir DIR] [--plugin PATH] [--malloc LIB] [--emit-ninja FILE]\n"
-    "             -o OUT INPUT\n";
-
-/* Prints --help text. */
-static void help(void) {
-  printf("%s\n"
-         "Splits the LLVM module INPUT (.bc or .ll) into shards, compiles them in parallel\n"
-         "and links one relocatable object OUT.\n\n"
-         "options:\n"
-         "  -o OUT              output object file (required)\n"
-         "  -j N                shard jobs run at once (default: online CPUs, or as many as\n"
-         "                      the jobserver of a parent make or ninja allows)\n"
-         "  --max-mem SIZE      run shard jobs at once only while their predicted peak memory\n"
-         "                      adds up to at most SIZE bytes (suffix K, M, G, T: KiB, MiB...)\n"
-         "  --shards N          number of shards; 0 lets the plugin choose (default 0)\n"
-         "  -O0 -O1 -O2 -O3     optimisation level, as clang -O<l> -c (default -O2)\n"
-         "  --mv-targets T1,T2  CPU multiversioning: clone the functions predicted to gain\n"
-         "                      for these targets (x86-64-v2, x86-64-v3, x86-64-v4, haswell,\n"
-         "                      znver4, ...) and dispatch at run time\n"
-         "  --presimplify       simplify once, in the split, the functions several shards\n"
-         "                      hold (imports, copies); the shard compiles skip them\n"
-         "  --keep-temps DIR    work in DIR (created if missing) and keep its files\n"
-         "  -v                  print commands and phase timings to stderr\n"
-         "  --report FILE       write JSON: per shard predicted cost, time, memory; summary\n"
-         "  --time-trace FILE   write the phases and shard jobs as Chrome-trace JSON\n"
-         "  --launcher CMD      run each shard compile as CMD clang ... (words split at\n"
-         "                      spaces, no shell; e.g. a remote-execution wrapper)\n"
-         "  --cache-dir DIR     cache compiled shards and outputs in DIR (default:\n"
-         "                      $SHARD_CACHE_DIR, else $XDG_CACHE_HOME/shard/objects, else\n"
-         "                      ~/.cache/shard/objects)\n"
-         "  --no-cache          compile everything (also: SHARD_NO_CACHE=1)\n"
-         "  --cache-size SIZE   keep the cache under SIZE, removing the least recently used\n"
-         "                      entries (default 2G)\n"
-         "  --emit-ninja FILE   split, then write the shard compiles and the link as a Ninja\n"
-         "                      file instead of running them: ninja -f FILE builds OUT;\n"
-         "                      work dir FILE.d unless --keep-temps DIR; no --report or\n"
-         "                      --time-trace; -v shows the split only\n"
-         "  --llvm-bindir DIR   LLVM tools directory (default: $SHARD_LLVM_BINDIR or\n"
-         "                      %s)\n"
-         "  --plugin PATH       pass plugin (default: <shard dir>/../lib/ShardPlugin.so)\n"
-         "  --malloc LIB        allocator preloaded into opt, clang and the linker: a path,\n"
-         "                      'auto' (mimalloc, tcmalloc or jemalloc where installed) or\n"
-         "                      'none' (default: $SHARD_MALLOC, else auto)\n"
-         "  --help              show this help\n"
-         "  --version           show the version\n",
-         usage_line, SHARD_LLVM_BINDIR);
-}
-
-/* Reports a usage error with a usage hint and exits 2. */
-PRINTF(1, 2) static noreturn void bad(const char *f, ...) {
-  va_list ap;
-  va_start(ap, f);
-  fputs("shard: error: ", stderr);
-  vfprintf(stderr, f, ap);
-  va_end(ap);
-  fprintf(stderr, "\n%sTry 'shard --help' for more information.\n", usage_line);
-  exit(2);
-}
-
-/* Parses a decimal integer in [lo, hi] for option NAME, or exits 2. */
-static int num(const char *name, const char *s, int lo, int hi) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (!*s || *end || errno || v < lo || v > hi)
-    bad("invalid value '%s' for %s (expected an integer in %d..%d)", s, name, lo, hi);
-  return (int)v;
-}
-
-/* Parses the SIZE of option NAME: a positive integer with an optional K, M, G or T (powers
-   of 1024), or exits 2. */
-static unsigned long long size_arg(const char *name, const char *s) {
-  static const char units[] = "KMGT";
-  char *end = NULL;
-  errno = 0;
-  unsigned long long v = isdigit((unsigned char)*s) ? strtoull(s, &end, 10) : 0;
-  int shift = 0;
-  if (v && !errno && *end) {
-    const char *u = strchr(units, toupper((unsigned char)*end));
-    if (u)
-      shift = 10 * (int)(u - units + 1), end++;
-  }
-  if (!v || errno || *end || v > (~0ULL >> shift))
-    bad("invalid value '%s' for %s (expected a size such as 4G, 512M or a number of bytes)", s,
-        name);
-  return v << shift;
-}
-
-/* Matches option NAME at argv[*i] as "NAME VALUE", "NAME=VALUE" (long) or "NAMEVALUE"
-   (short); returns the value or NULL when argv[*i] is not NAME. */
-static const char *val(int argc, char **argv, int *i, const char *name) {
-  const char *a = argv[*i];
-  size_t n = strlen(name);
-  if (strncmp(a, name, n))
-    return NULL;
-  if (a[n] == 0) {
-    if (*i + 1 >= argc)
-      bad("option '%s' needs a value", name);
-    return argv[++*i];
-  }
-  if (name[1] == '-')
-    return a[n] == '=' ? a + n + 1 : NULL;
-  return a + n;
-}
-
-/* Returns the default plugin path, <dir of the executable>/../lib/ShardPlugin.so, written
-   without the ".." (build/bin/shard -> build/lib/ShardPlugin.so). */
-static char *default_plugin(void) {
-  char buf[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0)
-    return xstrdup("../lib/ShardPlugin.so");
-  buf[n] = 0;
-  for (int up = 0; up < 2; up++) {
-    char *slash = strrchr(buf, '/');
-    if (slash)
-      *slash = 0;
-  }
-  return fmt("%s/lib/ShardPlugin.so", buf);
+/* Fills O with the defaults: as many jobs as online CPUs, -O2, a 2 GiB cache, the tools of
+   $SHARD_LLVM_BINDIR (else the LLVM built against) and the allocator $SHARD_MALLOC names. */
+void opts_init(struct opts *o) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  *o = (struct opts){.jobs = cpus > 0 ? (int)cpus : 1, .olevel = 2, .cache_size = 2ULL << 30};
+  o->malloc_arg = getenv("SHARD_MALLOC");
+  o->bindir = getenv("SHARD_LLVM_BINDIR");
+  if (!o->bindir || !*o->bindir)
+    o->bindir = SHARD_LLVM_BINDIR;
 }
 
 /* The default cache directory: $SHARD_CACHE_DIR, else $XDG_CACHE_HOME/shard/objects, else
@@ -161,153 +32,16 @@ static const char *default_cache(void) {
   return NULL;
 }
 
-/* Checks a --mv-targets list (names separated by commas) and returns it with ':' between
-   the names, as pipeline text needs (',' separates passes there). The plugin checks that
-   each name is a target it knows. */
-static char *mv_list(const char *v) {
-  if (!*v)
-    bad("empty --mv-targets list");
-  char *l = xstrdup(v);
-  for (char *c = l; *c; c++) {
-    if (*c == ',' && (c == l || c[-1] == ':' || !c[1]))
-      bad("empty target name in --mv-targets '%s'", v);
-    if (*c == ',')
-      *c = ':';
-    else if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != '.')
-      bad("invalid character '%c' in --mv-targets '%s'", *c, v);
-  }
-  return l;
-}
-
-/* Splits a --launcher command at spaces and tabs into a NULL-terminated argv (no shell,
-   no quoting: the command is a program and its plain arguments). */
-static char **words(const char *v) {
-  size_t n = 0;
-  char **w = xmalloc((strlen(v) / 2 + 2) * sizeof *w);
-  for (char *t = strtok(xstrdup(v), " \t"); t; t = strtok(NULL, " \t"))
-    w[n++] = t;
-  if (!n)
-    bad("empty --launcher command");
-  w[n] = NULL;
-  return w;
-}
-
-/* Returns the absolute path of the allocator to preload for --malloc V (NULL: as $SHARD_MALLOC,
-   else auto), or NULL for none; exits 2 when V cannot be read or preloaded. */
-static const char *malloc_choice(const char *v) {
-  if (!v || !strcmp(v, "auto"))
-    return preload_find();
-  if (!*v || !strcmp(v, "none"))
-    return NULL;
-  char *path = realpath(v, NULL);
-  if (!path)
-    bad("cannot read the --malloc library '%s': %s", v, strerror(errno));
-  if (strpbrk(path, " \t:"))
-    bad("cannot preload '%s': LD_PRELOAD cannot name a path with a blank or ':'", path);
-  if (access(path, R_OK))
-    bad("cannot read the --malloc library '%s': %s", v, strerror(errno));
-  return path;
-}
-
-/* Fills O from the command line; exits 0 for --help/--version and 2 on bad usage. */
-void opts_parse(struct opts *o, int argc, char **argv) {
-  const char *v;
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  *o = (struct opts){.jobs = cpus > 0 ? (int)cpus : 1, .olevel = 2, .cache_size = 2ULL << 30};
-  int cache_given = 0, no_cache = 0;
-  const char *malloc_lib = getenv("SHARD_MALLOC");
-  o->bindir = getenv("SHARD_LLVM_BINDIR");
-  if (!o->bindir || !*o->bindir)
-    o->bindir = SHARD_LLVM_BINDIR;
-  int dashdash = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (dashdash || a[0] != '-' || a[1] == 0) {
-      if (o->input)
-        bad("more than one input file ('%s')", a);
-      o->input = a;
-    } else if (!strcmp(a, "--")) {
-      dashdash = 1;
-    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      help();
-      exit(0);
-    } else if (!strcmp(a, "--version")) {
-      const char *lib = malloc_choice(malloc_lib);
-      printf("shard %s (LLVM %d, tools in %s, malloc %s)\n", SHARD_VERSION, SHARD_LLVM_MAJOR,
-             SHARD_LLVM_BINDIR, lib ? lib : "none");
-      exit(0);
-    } else if (!strcmp(a, "-v")) {
-      o->verbose = 1;
-    } else if (a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
-      o->olevel = a[2] - '0';
-    } else if ((v = val(argc, argv, &i, "-o"))) {
-      if (!*v)
-        bad("empty output file name");
-      o->out = v;
-    } else if ((v = val(argc, argv, &i, "-j"))) {
-      o->jobs = num("-j", v, 1, 1 << 16);
-      o->jobs_given = 1;
-    } else if ((v = val(argc, argv, &i, "--max-mem"))) {
-      o->max_mem = size_arg("--max-mem", v);
-    } else if ((v = val(argc, argv, &i, "--cache-dir"))) {
-      if (!*v)
-        bad("empty --cache-dir directory");
-      o->cache_dir = v;
-      cache_given = 1;
-    } else if (!strcmp(a, "--no-cache")) {
-      no_cache = 1;
-    } else if ((v = val(argc, argv, &i, "--cache-size"))) {
-      o->cache_size = size_arg("--cache-size", v);
-    } else if ((v = val(argc, argv, &i, "--shards"))) {
-      o->shards = num("--shards", v, 0, SHARD_MAX_SHARDS);
-    } else if ((v = val(argc, argv, &i, "--mv-targets"))) {
-      o->mv_targets = mv_list(v);
-    } else if (!strcmp(a, "--presimplify")) {
-      o->presimplify = 1;
-    } else if ((v = val(argc, argv, &i, "--report"))) {
-      o->report = v;
-    } else if ((v = val(argc, argv, &i, "--time-trace"))) {
-      o->trace = v;
-    } else if ((v = val(argc, argv, &i, "--launcher"))) {
-      o->launcher = words(v);
-    } else if ((v = val(argc, argv, &i, "--emit-ninja"))) {
-      o->ninja = v;
-    } else if ((v = val(argc, argv, &i, "--keep-temps"))) {
-      o->keep = v;
-    } else if ((v = val(argc, argv, &i, "--llvm-bindir"))) {
-      o->bindir = v;
-    } else if ((v = val(argc, argv, &i, "--plugin"))) {
-      o->plugin = v;
-    } else if ((v = val(argc, argv, &i, "--malloc"))) {
-      malloc_lib = v;
-    } else {
-      bad("unknown option '%s'", a);
-    }
-  }
-  if (!o->out)
-    bad("no output file (use -o OUT)");
-  if (!o->input)
-    bad("no input file");
-  if (o->keep && !*o->keep)
-    bad("empty --keep-temps directory");
-  if ((o->report && !*o->report) || (o->trace && !*o->trace))
-    bad("empty %s file name", o->report && !*o->report ? "--report" : "--time-trace");
-  if (o->ninja && !*o->ninja)
-    bad("empty --emit-ninja file name");
-  if (o->ninja && (o->report || o->trace || o->max_mem))
-    bad("%s cannot be used with --emit-ninja (ninja runs the shard jobs)", o->report ? "--report"
-                                                                           : o->trace
-                                                                               ? "--time-trace"
-                                                                               : "--max-mem");
-  if (o->ninja && !o->keep) /* the split stays for ninja: FILE.d */
-    o->keep = fmt("%s.d", o->ninja);
-  if (!o->plugin)
-    o->plugin = default_plugin();
-  o->malloc_lib = malloc_choice(malloc_lib);
-  if (no_cache || o->ninja ||
-      (!cache_given && getenv("SHARD_NO_CACHE") && strcmp(getenv("SHARD_NO_CACHE"), "") &&
-       strcmp(getenv("SHARD_NO_CACHE"), "0")))
+/* Settles the cache directory once the front end has read its options: none when turned
+   OFF, with --emit-ninja, or (unless a directory was GIVEN) with $SHARD_NO_CACHE set to
+   anything but "" or "0"; else the given directory or the default one. */
+void opts_cache(struct opts *o, int given, int off) {
+  const char *env = getenv("SHARD_NO_CACHE");
+  if (off || o->ninja || (!given && env && strcmp(env, "") && strcmp(env, "0")))
     o->cache_dir = NULL;
-  else if (!cache_given)
+  else if (!given)
     o->cache_dir = default_cache();
 }
+
+/* Whether the split simplifies what shards share (--presimplify; -O0 simplifies nothing). */
+int opts_presimplifies(const struct opts *o) { return o->presimplify && o->olevel > 0; }

@@ -1,6 +1,16 @@
-/* opts: command-line parsing. */
+/* opts: the pipeline description, what a front end (the command line, cli.c; later the
+   compiler launcher and the C library) hands to the pipeline: the input, the output and how
+   to build it. Filling it probes nothing; preflight.c resolves and checks it. */
 #ifndef SHARD_OPTS_H
 #define SHARD_OPTS_H
+
+#ifndef SHARD_LLVM_BINDIR
+#define SHARD_LLVM_BINDIR "/usr/lib/llvm-22/bin"
+#endif
+#ifndef SHARD_LLVM_MAJOR
+#define SHARD_LLVM_MAJOR 22
+#endif
+#define SHARD_VERSION "0.1.0"
 
 struct opts {
   int jobs;                      /* -j: parallel shard jobs */
@@ -17,14 +27,17 @@ struct opts {
   const char *trace;             /* --time-trace FILE, or NULL */
   char **launcher;               /* --launcher CMD split into words (NULL-terminated), or NULL */
   const char *bindir;            /* directory of opt, clang, ld.lld, llvm-objcopy */
-  const char *plugin;            /* ShardPlugin.so */
-  const char *malloc_lib;        /* --malloc: allocator preloaded into the LLVM tools, or NULL */
-  char *mv_targets;              /* --mv-targets, ':'-separated for the pipeline text, or NULL */
-  int presimplify;   /* --presimplify: simplify once what shards share (-O1..-O3 only) */
-  const char *out;   /* -o */
-  const char *input; /* the .bc or .ll module */
+  const char *plugin;            /* ShardPlugin.so; NULL until preflight picks the default */
+  const char *malloc_arg;        /* --malloc (else $SHARD_MALLOC): a path, auto, none; or NULL */
+  const char *malloc_lib; /* the allocator preloaded into the LLVM tools (preflight), or NULL */
+  char *mv_targets;       /* --mv-targets, ':'-separated for the pipeline text, or NULL */
+  int presimplify;        /* --presimplify: simplify once what shards share (-O1..-O3 only) */
+  const char *out;        /* -o */
+  const char *input;      /* the .bc or .ll module */
 };
 
-void opts_parse(struct opts *o, int argc, char **argv);
+void opts_init(struct opts *o);
+void opts_cache(struct opts *o, int given, int off);
+int opts_presimplifies(const struct opts *o);
 
 #endif

@@ -111,8 +111,7 @@ void proc_interrupt_point(void) {
   for (int i = 0; i < NSTOP; i++)
     if (stop_sigs[i] == sig)
       name = names[i];
-  fprintf(stderr, "shard: error: interrupted by %s\n", name);
-  exit(128 + sig);
+  die_status(128 + sig, "interrupted by %s", name);
 }
 
 /* Installs the stop signal handlers and ignores SIGPIPE (children get defaults) and
@@ -134,12 +133,31 @@ void proc_init(int v) {
   verbose = v;
 }
 
+/* The child's side of a spawn: stdin /dev/null, stdout and stderr to LFD, FD (when >= 0) as
+   its fd 3; no signal blocked and the stop signals and SIGPIPE at their defaults. */
+static void spawn_setup(posix_spawn_file_actions_t *fa, posix_spawnattr_t *at, int lfd, int fd) {
+  sigset_t none, dfl;
+  posix_spawn_file_actions_init(fa);
+  posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(fa, lfd, 1);
+  posix_spawn_file_actions_adddup2(fa, lfd, 2);
+  if (fd >= 0)
+    posix_spawn_file_actions_adddup2(fa, fd, 3);
+  sigemptyset(&none);
+  sigemptyset(&dfl);
+  add_stop_sigs(&dfl);
+  sigaddset(&dfl, SIGPIPE);
+  posix_spawnattr_init(at);
+  posix_spawnattr_setsigmask(at, &none);
+  posix_spawnattr_setsigdefault(at, &dfl);
+  posix_spawnattr_setflags(at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+}
+
 /* Starts ARGV (argv[0] is a path; no shell) with stdin /dev/null, stdout and stderr to file
    LOG and, when FD >= 0, FD as its file descriptor 3; returns its pid. */
 pid_t proc_spawn_fd(char *const argv[], const char *log, int fd) {
   posix_spawn_file_actions_t fa;
   posix_spawnattr_t at;
-  sigset_t none, dfl;
   if (verbose) { /* -v: every command, argv joined with spaces */
     char *s = av_join(argv);
     fprintf(stderr, "%s\n", s);
@@ -148,20 +166,7 @@ pid_t proc_spawn_fd(char *const argv[], const char *log, int fd) {
   int lfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (lfd < 0)
     die("cannot create '%s': %s", log, strerror(errno));
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&fa, lfd, 1);
-  posix_spawn_file_actions_adddup2(&fa, lfd, 2);
-  if (fd >= 0)
-    posix_spawn_file_actions_adddup2(&fa, fd, 3);
-  sigemptyset(&none);
-  sigemptyset(&dfl);
-  add_stop_sigs(&dfl);
-  sigaddset(&dfl, SIGPIPE);
-  posix_spawnattr_init(&at);
-  posix_spawnattr_setsigmask(&at, &none);
-  posix_spawnattr_setsigdefault(&at, &dfl);
-  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  spawn_setup(&fa, &at, lfd, fd);
 
   /* Blocked so that a signal cannot slip in between the check and recording the pid. */
   proc_block(1);

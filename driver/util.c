@@ -1,20 +1,26 @@
-/* util: error reporting, allocation and string helpers shared by the driver. */
+/* util: error reporting, allocation, strings and file helpers shared by the driver (it uses
+   nothing else of it). */
 #define _XOPEN_SOURCE 700
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
-/* Prints "shard: error: MSG" to stderr. */
-static void verr(const char *f, va_list ap) {
-  fputs("shard: error: ", stderr);
+static const char *usage; /* the front end's usage text, printed after a usage error */
+
+/* Prints "shard: KIND MSG" to stderr (KIND: "error: ", "warning: " or "" for notes). */
+static void say(const char *kind, const char *f, va_list ap) {
+  fputs("shard: ", stderr);
+  fputs(kind, stderr);
   vfprintf(stderr, f, ap);
   fputc('\n', stderr);
 }
@@ -23,7 +29,7 @@ static void verr(const char *f, va_list ap) {
 noreturn void die(const char *f, ...) {
   va_list ap;
   va_start(ap, f);
-  verr(f, ap);
+  say("error: ", f, ap);
   va_end(ap);
   exit(1);
 }
@@ -35,7 +41,7 @@ noreturn void die_log(const char *log, const char *f, ...) {
   va_list ap;
   struct statvfs fs;
   va_start(ap, f);
-  verr(f, ap);
+  say("error: ", f, ap);
   va_end(ap);
   print_file(log);
   if (statvfs(log, &fs) == 0 && fs.f_bavail == 0)
@@ -43,13 +49,45 @@ noreturn void die_log(const char *log, const char *f, ...) {
   exit(1);
 }
 
+/* Like die(), with exit status STATUS (128 + a signal when interrupted). */
+noreturn void die_status(int status, const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  say("error: ", f, ap);
+  va_end(ap);
+  exit(status);
+}
+
+/* Sets the text die_usage() prints after the error: the front end's usage and a hint. */
+void set_usage(const char *text) { usage = text; }
+
+/* Reports a usage error, then the front end's usage text, and exits 2 (before any work). */
+noreturn void die_usage(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  say("error: ", f, ap);
+  va_end(ap);
+  if (usage)
+    fputs(usage, stderr);
+  exit(2);
+}
+
+/* Prints "shard: warning: MSG" to stderr (from a va_list). */
+void vwarn(const char *f, va_list ap) { say("warning: ", f, ap); }
+
+/* Prints "shard: warning: MSG" to stderr: a problem the run goes on without. */
+void warn(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  vwarn(f, ap);
+  va_end(ap);
+}
+
 /* Prints "shard: MSG" to stderr (verbose output). */
 void note(const char *f, ...) {
   va_list ap;
   va_start(ap, f);
-  fputs("shard: ", stderr);
-  vfprintf(stderr, f, ap);
-  fputc('\n', stderr);
+  say("", f, ap);
   va_end(ap);
 }
 
@@ -135,14 +173,19 @@ void av_push(struct argv *a, const char *s) {
   a->v[a->n] = NULL;
 }
 
+/* Appends S itself (a heap string the vector then owns), keeping it NULL-terminated. */
+void av_take(struct argv *a, char *s) {
+  av_push(a, s);
+  free(s);
+}
+
 /* Appends a formatted argument. */
 void av_pushf(struct argv *a, const char *f, ...) {
   va_list ap;
   va_start(ap, f);
   char *s = vfmt(f, ap);
   va_end(ap);
-  av_push(a, s);
-  free(s);
+  av_take(a, s);
 }
 
 /* Frees the vector and its strings. */
@@ -175,6 +218,25 @@ double now(void) {
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Creates PATH and its missing parents (like mkdir -p); returns NULL, or the directory that
+   could not be created (a new string) with errno set. */
+char *mkdirs(const char *path) {
+  char *p = xstrdup(path);
+  for (char *s = p + (*p != 0);; s++) {
+    if (*s && *s != '/')
+      continue;
+    char c = *s;
+    *s = 0;
+    if (mkdir(p, 0777) < 0 && errno != EEXIST)
+      return p;
+    if (!c)
+      break;
+    *s = c;
+  }
+  free(p);
+  return NULL;
+}
+
 /* nftw callback: removes one entry (children come first with FTW_DEPTH). */
 static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw) {
   (void)st, (void)ftw;
@@ -183,3 +245,13 @@ static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ft
 
 /* Removes a directory tree (like rm -rf); returns 0 on success. */
 int rm_tree(const char *path) { return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS); }
+
+/* The path of the running shard binary (a new string), or NULL with errno set. */
+char *self_exe(void) {
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0)
+    return NULL;
+  buf[n] = 0;
+  return xstrdup(buf);
+}

@@ -1,4 +1,5 @@
-/* util: error reporting, allocation and string helpers shared by the driver. */
+/* util: error reporting, allocation, strings and file helpers shared by the driver (it uses
+   nothing else of it). */
 #ifndef SHARD_UTIL_H
 #define SHARD_UTIL_H
 
@@ -16,6 +17,11 @@ struct argv {
 
 PRINTF(1, 2) noreturn void die(const char *fmt, ...);
 PRINTF(2, 3) noreturn void die_log(const char *log, const char *fmt, ...);
+PRINTF(2, 3) noreturn void die_status(int status, const char *fmt, ...);
+void set_usage(const char *usage);
+PRINTF(1, 2) noreturn void die_usage(const char *fmt, ...);
+void vwarn(const char *fmt, va_list ap);
+PRINTF(1, 2) void warn(const char *fmt, ...);
 PRINTF(1, 2) void note(const char *fmt, ...);
 void print_file(const char *path);
 void *xmalloc(size_t n);
@@ -24,10 +30,13 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 PRINTF(1, 2) char *fmt(const char *fmt, ...);
 void av_push(struct argv *a, const char *s);
+void av_take(struct argv *a, char *s);
 PRINTF(2, 3) void av_pushf(struct argv *a, const char *f, ...);
 void av_free(struct argv *a);
 char *av_join(char *const *v);
 double now(void);
+char *mkdirs(const char *path);
 int rm_tree(const char *path);
+char *self_exe(void);
 
 #endif

@@ -1,0 +1,276 @@
+/* cli: the command-line front end: shard [options] -o OUT INPUT into a pipeline
+   description. Only the syntax is checked here (usage errors exit 2); what needs the file
+   system (the default plugin, the --malloc library, the tools) is preflight's. */
+#define _XOPEN_SOURCE 700
+#include "cli.h"
+#include "ir/limits.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define USAGE                                                                                      \
+  "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"                 \
+  "             [--presimplify] [--keep-temps DIR] [--report FILE] [--time-trace FILE]\n"          \
+  "             [--launcher CMD]\n"                                                                \
+  "             [--max-mem SIZE] [--cache-dir DIR | --no-cache] [--cache-size SIZE]\n"             \
+  "             [--llvm-bindir DIR] [--plugin PATH] [--malloc LIB] [--emit-ninja FILE]\n"          \
+  "             -o OUT INPUT\n"
+
+/* Printed after a usage error. */
+static const char usage_hint[] = USAGE "Try 'shard --help' for more information.\n";
+
+/* Prints the --help text. */
+void cli_help(void) {
+  printf("%s\n"
+         "Splits the LLVM module INPUT (.bc or .ll) into shards, compiles them in parallel\n"
+         "and links one relocatable object OUT.\n\n"
+         "options:\n"
+         "  -o OUT              output object file (required)\n"
+         "  -j N                shard jobs run at once (default: online CPUs, or as many as\n"
+         "                      the jobserver of a parent make or ninja allows)\n"
+         "  --max-mem SIZE      run shard jobs at once only while their predicted peak memory\n"
+         "                      adds up to at most SIZE bytes (suffix K, M, G, T: KiB, MiB...)\n"
+         "  --shards N          number of shards; 0 lets the plugin choose (default 0)\n"
+         "  -O0 -O1 -O2 -O3     optimisation level, as clang -O<l> -c (default -O2)\n"
+         "  --mv-targets T1,T2  CPU multiversioning: clone the functions predicted to gain\n"
+         "                      for these targets (x86-64-v2, x86-64-v3, x86-64-v4, haswell,\n"
+         "                      znver4, ...) and dispatch at run time\n"
+         "  --presimplify       simplify once, in the split, the functions several shards\n"
+         "                      hold (imports, copies); the shard compiles skip them\n"
+         "  --keep-temps DIR    work in DIR (created if missing) and keep its files\n"
+         "  -v                  print commands and phase timings to stderr\n"
+         "  --report FILE       write JSON: per shard predicted cost, time, memory; summary\n"
+         "  --time-trace FILE   write the phases and shard jobs as Chrome-trace JSON\n"
+         "  --launcher CMD      run each shard compile as CMD clang ... (words split at\n"
+         "                      spaces, no shell; e.g. a remote-execution wrapper)\n"
+         "  --cache-dir DIR     cache compiled shards and outputs in DIR (default:\n"
+         "                      $SHARD_CACHE_DIR, else $XDG_CACHE_HOME/shard/objects, else\n"
+         "                      ~/.cache/shard/objects)\n"
+         "  --no-cache          compile everything (also: SHARD_NO_CACHE=1)\n"
+         "  --cache-size SIZE   keep the cache under SIZE, removing the least recently used\n"
+         "                      entries (default 2G)\n"
+         "  --emit-ninja FILE   split, then write the shard compiles and the link as a Ninja\n"
+         "                      file instead of running them: ninja -f FILE builds OUT;\n"
+         "                      work dir FILE.d unless --keep-temps DIR; no --report or\n"
+         "                      --time-trace; -v shows the split only\n"
+         "  --llvm-bindir DIR   LLVM tools directory (default: $SHARD_LLVM_BINDIR or\n"
+         "                      %s)\n"
+         "  --plugin PATH       pass plugin (default: <shard dir>/../lib/ShardPlugin.so)\n"
+         "  --malloc LIB        allocator preloaded into opt, clang and the linker: a path,\n"
+         "                      'auto' (mimalloc, tcmalloc or jemalloc where installed) or\n"
+         "                      'none' (default: $SHARD_MALLOC, else auto)\n"
+         "  --help              show this help\n"
+         "  --version           show the version\n",
+         USAGE, SHARD_LLVM_BINDIR);
+}
+
+/* Prints the --version line (with the allocator preflight resolved). */
+void cli_version(const struct opts *o) {
+  printf("shard %s (LLVM %d, tools in %s, malloc %s)\n", SHARD_VERSION, SHARD_LLVM_MAJOR,
+         SHARD_LLVM_BINDIR, o->malloc_lib ? o->malloc_lib : "none");
+}
+
+/* Parses a decimal integer in [lo, hi] for option NAME, or exits 2. */
+static int num(const char *name, const char *s, int lo, int hi) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (!*s || *end || errno || v < lo || v > hi)
+    die_usage("invalid value '%s' for %s (expected an integer in %d..%d)", s, name, lo, hi);
+  return (int)v;
+}
+
+/* Parses the SIZE of option NAME: a positive integer with an optional K, M, G or T (powers
+   of 1024), or exits 2. */
+static unsigned long long size_arg(const char *name, const char *s) {
+  static const char units[] = "KMGT";
+  char *end = NULL;
+  errno = 0;
+  unsigned long long v = isdigit((unsigned char)*s) ? strtoull(s, &end, 10) : 0;
+  int shift = 0;
+  if (v && !errno && *end) {
+    const char *u = strchr(units, toupper((unsigned char)*end));
+    if (u)
+      shift = 10 * (int)(u - units + 1), end++;
+  }
+  if (!v || errno || *end || v > (~0ULL >> shift))
+    die_usage("invalid value '%s' for %s (expected a size such as 4G, 512M or a number of bytes)",
+              s, name);
+  return v << shift;
+}
+
+/* Matches option NAME at argv[*i] as "NAME VALUE", "NAME=VALUE" (long) or "NAMEVALUE"
+   (short); returns the value or NULL when argv[*i] is not NAME. */
+static const char *val(int argc, char **argv, int *i, const char *name) {
+  const char *a = argv[*i];
+  size_t n = strlen(name);
+  if (strncmp(a, name, n))
+    return NULL;
+  if (a[n] == 0) {
+    if (*i + 1 >= argc)
+      die_usage("option '%s' needs a value", name);
+    return argv[++*i];
+  }
+  if (name[1] == '-')
+    return a[n] == '=' ? a + n + 1 : NULL;
+  return a + n;
+}
+
+/* Checks a --mv-targets list (names separated by commas) and returns it with ':' between
+   the names, as pipeline text needs (',' separates passes there). The plugin checks that
+   each name is a target it knows. */
+static char *mv_list(const char *v) {
+  if (!*v)
+    die_usage("empty --mv-targets list");
+  char *l = xstrdup(v);
+  for (char *c = l; *c; c++) {
+    if (*c == ',' && (c == l || c[-1] == ':' || !c[1]))
+      die_usage("empty target name in --mv-targets '%s'", v);
+    if (*c == ',')
+      *c = ':';
+    else if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != '.')
+      die_usage("invalid character '%c' in --mv-targets '%s'", *c, v);
+  }
+  return l;
+}
+
+/* Splits a --launcher command at spaces and tabs into a NULL-terminated argv (no shell,
+   no quoting: the command is a program and its plain arguments). */
+static char **words(const char *v) {
+  size_t n = 0;
+  char **w = xmalloc((strlen(v) / 2 + 2) * sizeof *w);
+  for (char *t = strtok(xstrdup(v), " \t"); t; t = strtok(NULL, " \t"))
+    w[n++] = t;
+  if (!n)
+    die_usage("empty --launcher command");
+  w[n] = NULL;
+  return w;
+}
+
+/* What parsing the command line keeps beside the pipeline description. */
+struct parse {
+  struct opts *o;
+  int cache_given; /* --cache-dir */
+  int no_cache;    /* --no-cache */
+};
+
+/* Takes A when it is an option without a value; returns whether it was one. */
+static int flag(struct parse *p, const char *a) {
+  if (!strcmp(a, "-v"))
+    p->o->verbose = 1;
+  else if (a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3])
+    p->o->olevel = a[2] - '0';
+  else if (!strcmp(a, "--no-cache"))
+    p->no_cache = 1;
+  else if (!strcmp(a, "--presimplify"))
+    p->o->presimplify = 1;
+  else
+    return 0;
+  return 1;
+}
+
+/* Takes argv[*i] (and its value) when it is an option whose value is checked or converted;
+   returns whether it was one. */
+static int converted(struct parse *p, int argc, char **argv, int *i) {
+  struct opts *o = p->o;
+  const char *v;
+  if ((v = val(argc, argv, i, "-o"))) {
+    if (!*v)
+      die_usage("empty output file name");
+    o->out = v;
+  } else if ((v = val(argc, argv, i, "-j"))) {
+    o->jobs = num("-j", v, 1, 1 << 16);
+    o->jobs_given = 1;
+  } else if ((v = val(argc, argv, i, "--max-mem"))) {
+    o->max_mem = size_arg("--max-mem", v);
+  } else if ((v = val(argc, argv, i, "--cache-dir"))) {
+    if (!*v)
+      die_usage("empty --cache-dir directory");
+    o->cache_dir = v;
+    p->cache_given = 1;
+  } else if ((v = val(argc, argv, i, "--cache-size"))) {
+    o->cache_size = size_arg("--cache-size", v);
+  } else if ((v = val(argc, argv, i, "--shards"))) {
+    o->shards = num("--shards", v, 0, SHARD_MAX_SHARDS);
+  } else if ((v = val(argc, argv, i, "--mv-targets"))) {
+    o->mv_targets = mv_list(v);
+  } else if ((v = val(argc, argv, i, "--launcher"))) {
+    o->launcher = words(v);
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+/* Takes argv[*i] (and its value) when it is an option whose value is kept as it is; returns
+   whether it was one. */
+static int plain(struct opts *o, int argc, char **argv, int *i) {
+  const struct {
+    const char *name, **field;
+  } opt[] = {{"--report", &o->report},      {"--time-trace", &o->trace},
+             {"--emit-ninja", &o->ninja},   {"--keep-temps", &o->keep},
+             {"--llvm-bindir", &o->bindir}, {"--plugin", &o->plugin},
+             {"--malloc", &o->malloc_arg}};
+  for (size_t k = 0; k < sizeof opt / sizeof *opt; k++) {
+    const char *v = val(argc, argv, i, opt[k].name);
+    if (v) {
+      *opt[k].field = v;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Checks what no single option shows: the output and the input are there, the file names are
+   not empty, --emit-ninja goes without the options of the jobs it does not run. */
+static void check_usage(struct opts *o) {
+  if (!o->out)
+    die_usage("no output file (use -o OUT)");
+  if (!o->input)
+    die_usage("no input file");
+  if (o->keep && !*o->keep)
+    die_usage("empty --keep-temps directory");
+  if ((o->report && !*o->report) || (o->trace && !*o->trace))
+    die_usage("empty %s file name", o->report && !*o->report ? "--report" : "--time-trace");
+  if (o->ninja && !*o->ninja)
+    die_usage("empty --emit-ninja file name");
+  if (o->ninja && (o->report || o->trace || o->max_mem))
+    die_usage("%s cannot be used with --emit-ninja (ninja runs the shard jobs)",
+              o->report  ? "--report"
+              : o->trace ? "--time-trace"
+                         : "--max-mem");
+  if (o->ninja && !o->keep) /* the split stays for ninja: FILE.d */
+    o->keep = fmt("%s.d", o->ninja);
+}
+
+/* Fills O from the command line (and the environment's defaults); returns what it asks for:
+   --help and --version stop reading it. Usage errors exit 2. */
+enum cli_action cli_parse(struct opts *o, int argc, char **argv) {
+  struct parse p = {.o = o};
+  int dashdash = 0;
+  set_usage(usage_hint);
+  opts_init(o);
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (dashdash || a[0] != '-' || a[1] == 0) {
+      if (o->input)
+        die_usage("more than one input file ('%s')", a);
+      o->input = a;
+    } else if (!strcmp(a, "--")) {
+      dashdash = 1;
+    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      return CLI_HELP;
+    } else if (!strcmp(a, "--version")) {
+      return CLI_VERSION;
+    } else if (!flag(&p, a) && !converted(&p, argc, argv, &i) && !plain(o, argc, argv, &i)) {
+      die_usage("unknown option '%s'", a);
+    }
+  }
+  check_usage(o);
+  opts_cache(o, p.cache_given, p.no_cache);
+  return CLI_RUN;
+}

@@ -1,0 +1,121 @@
+/* job: the job model: the jobs of a build, their commands (cmd.c builds the argv), logs,
+   inputs and outputs, for every executor. */
+#define _XOPEN_SOURCE 700
+#include "job.h"
+#include "cmd.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *const job_tools[] = {"opt", "clang", "ld.lld", "llvm-objcopy", NULL};
+
+/* The path of shard K's file with extension EXT (".bc", ".o", ".clang.log") in DIR. */
+char *shard_file(const char *dir, int k, const char *ext) {
+  return fmt("%s/shard.%d%s", dir, k, ext);
+}
+
+/* How many opt processes split the module. Each holds the whole module and makes the same
+   plan, then writes every P-th shard. One process below 4 job slots: the compile jobs start
+   as shards are written (local.c), so the other slot is busy anyway, and a second process
+   would only parse and plan the module again, in a second copy of it. With 4 or more slots,
+   half of them, up to 8, where one writer would starve the jobs (part 0 then verifies the
+   input and writes the manifest while the others write the shards). */
+int job_split_parts(const struct opts *o) {
+  if (o->jobs < 4)
+    return 1;
+  return o->jobs / 2 < 8 ? o->jobs / 2 : 8;
+}
+
+/* qsort order of shard pointers: by predicted cost, largest first, then by lower K (the order
+   the compile jobs start in). */
+int job_by_cost(const void *a, const void *b) {
+  const struct shard *x = *(const struct shard *const *)a, *y = *(const struct shard *const *)b;
+  if (x->cost != y->cost)
+    return x->cost < y->cost ? 1 : -1;
+  return x->id - y->id;
+}
+
+/* Starts J as a job of KIND with N steps (argv empty, log and failure to be set). */
+static void job_init(struct job *j, enum job_kind kind, int n) {
+  *j = (struct job){.kind = kind, .nsteps = n, .step = xcalloc(n, sizeof *j->step)};
+}
+
+/* The split of O's input into DIR in PARTS opt processes (with NOTIFY, each names on its fd 3
+   the files it wrote). It writes the manifest and NSHARDS shard modules (NSHARDS 0: not known
+   yet, before the split ran). */
+void job_split(struct job *j, const struct opts *o, const char *dir, int nshards, int parts,
+               int notify) {
+  job_init(j, JOB_SPLIT, parts);
+  for (int i = 0; i < parts; i++) {
+    struct step *s = &j->step[i];
+    cmd_split(&s->argv, o, dir, parts, i, notify);
+    s->log = i ? fmt("%s/split.%d.log", dir, i) : fmt("%s/split.log", dir);
+    s->fail = fmt("opt failed to split '%s'", o->input);
+  }
+  av_push(&j->in, o->input);
+  for (int k = 0; k < nshards; k++)
+    av_take(&j->out, shard_file(dir, k, ".bc"));
+  av_pushf(&j->out, "%s/manifest", dir);
+  av_pushf(&j->tools, "%s/opt", o->bindir);
+  av_push(&j->tools, o->plugin);
+}
+
+/* The compile of shard K of manifest M in DIR. */
+void job_compile(struct job *j, const struct opts *o, const struct manifest *m, const char *dir,
+                 int k) {
+  job_init(j, JOB_COMPILE, 1);
+  j->k = k;
+  av_take(&j->in, shard_file(dir, k, ".bc"));
+  av_take(&j->out, shard_file(dir, k, ".o"));
+  cmd_compile(&j->step[0].argv, o, m, j->in.v[0], j->out.v[0]);
+  j->step[0].log = shard_file(dir, k, ".clang.log");
+  j->step[0].fail = fmt("shard %d: clang failed", k);
+  av_pushf(&j->tools, "%s/clang", o->bindir);
+}
+
+/* The link of the NSHARDS objects in DIR (K ascending) into O's output: ld.lld -r into
+   DIR/linked.o (not with one shard), then llvm-objcopy with the options SYMS into TMP, which
+   the executor renames onto the output once it is complete. */
+void job_link(struct job *j, const struct opts *o, const char *dir, int nshards, char *const *syms,
+              const char *tmp) {
+  job_init(j, JOB_LINK, nshards > 1 ? 2 : 1);
+  for (int k = 0; k < nshards; k++)
+    av_take(&j->in, shard_file(dir, k, ".o"));
+  av_push(&j->out, o->out);
+  char *linked = nshards > 1 ? fmt("%s/linked.o", dir) : xstrdup(j->in.v[0]);
+  struct step *s = j->step;
+  if (nshards > 1) {
+    cmd_link(&s->argv, o, j->in.v, linked);
+    s->log = fmt("%s/link.log", dir);
+    s->fail = xstrdup("ld.lld failed to link the shards");
+    av_pushf(&j->tools, "%s/ld.lld", o->bindir);
+    s++;
+  }
+  cmd_objcopy(&s->argv, o, syms, linked, tmp);
+  s->log = fmt("%s/objcopy.log", dir);
+  s->fail = xstrdup("llvm-objcopy failed to restore the promoted symbols");
+  av_pushf(&j->tools, "%s/llvm-objcopy", o->bindir);
+  free(linked);
+}
+
+/* Frees what J holds. */
+void job_free(struct job *j) {
+  for (int i = 0; i < j->nsteps; i++) {
+    av_free(&j->step[i].argv);
+    free(j->step[i].log);
+    free(j->step[i].fail);
+  }
+  free(j->step);
+  av_free(&j->in), av_free(&j->out), av_free(&j->tools);
+  *j = (struct job){0};
+}
+
+/* After the split: dies unless shard K's module, which the manifest lists, is in DIR. */
+void job_check_shard(const char *dir, int k) {
+  char *p = shard_file(dir, k, ".bc");
+  if (access(p, R_OK) < 0)
+    die("the manifest lists shard %d but '%s' is missing: %s", k, p, strerror(errno));
+  free(p);
+}

@@ -1,0 +1,139 @@
+/* pipeline: runs one pipeline description. Phase 1 (opt + plugin) writes the shards and a
+   manifest, phase 2 compiles each shard with clang -c (one process per shard) as soon as it
+   is written, phase 3 links them with ld.lld -r and restores promoted symbols with objcopy:
+   the local executor runs them (local.c), or the Ninja writer writes phases 2 and 3 for ninja
+   to run (ninja.c). */
+#define _XOPEN_SOURCE 700
+#include "pipeline.h"
+#include "cache.h"
+#include "job.h"
+#include "jobserver.h"
+#include "local.h"
+#include "manifest.h"
+#include "ninja.h"
+#include "preflight.h"
+#include "preload.h"
+#include "proc.h"
+#include "report.h"
+#include "util.h"
+#include "workdir.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Renames the complete output TMP onto OUT: the last step, after the reports, so that a run
+   that fails leaves no OUT (an existing one untouched). */
+static void publish(const char *tmp, const char *out) {
+  /* Last chance for an interrupt to win; past this point OUT is complete. */
+  proc_block(1);
+  proc_interrupt_point();
+  if (rename(tmp, out) < 0)
+    die("cannot write '%s': %s", out, strerror(errno));
+  work_set_tmpout(NULL);
+}
+
+/* The cache key of the whole output: the input's bytes, every option that changes the
+   output, and the identity of the driver, the plugin and the tools. */
+static struct cache_key output_key(const struct opts *o) {
+  struct cache_hasher *h = cache_hasher_new("output");
+  cache_hash_file(h, o->input);
+  cache_hash_tool(h, "/proc/self/exe");
+  cache_hash_tool(h, o->plugin);
+  for (const char *const *n = job_tools; *n; n++) {
+    char *t = fmt("%s/%s", o->bindir, *n);
+    cache_hash_tool(h, t);
+    free(t);
+  }
+  char *opts = fmt("shards=%d O%d mv=%s pre=%d", o->shards, o->olevel,
+                   o->mv_targets ? o->mv_targets : "", opts_presimplifies(o));
+  cache_hash_str(h, opts);
+  free(opts);
+  return cache_hasher_done(h);
+}
+
+/* With the cache on: when it holds the output for this input and these options, writes OUT
+   from it and returns 1. Not with --report or --time-trace, which describe the jobs. */
+static int output_from_cache(const struct opts *o, struct cache_key *key) {
+  if (!cache_on() || o->report || o->trace)
+    return 0;
+  *key = output_key(o);
+  char *tmp = work_tmp_name(o->out);
+  work_set_tmpout(tmp);
+  if (!cache_get(*key, tmp)) {
+    work_set_tmpout(NULL);
+    free(tmp);
+    return 0;
+  }
+  if (o->verbose)
+    note("cache: the output of '%s' is in the cache: nothing to do", o->input);
+  publish(tmp, o->out);
+  free(tmp);
+  return 1;
+}
+
+/* atexit handler: stops children first, then removes what they were writing. */
+static void cleanup(void) {
+  proc_kill_all();
+  js_put_all();
+  work_cleanup();
+}
+
+/* Runs the three phases with the local executor, then writes the reports and OUT (and
+   stores OUT in the cache under KEY). */
+static void build_local(const struct opts *o, struct marks *t, struct cache_key key) {
+  struct manifest m;
+  int jobs = local_build(&m, o, t, 1);
+  t->compile = now();
+  if (o->verbose)
+    note("phase 2 (compile): %.3f s after phase 1, at most %d job%s at once", t->compile - t->split,
+         jobs, jobs == 1 ? "" : "s");
+  if (o->verbose && cache_on()) {
+    int hits, misses;
+    cache_counts(&hits, &misses);
+    note("cache: %d of %d shard%s from the cache", hits, m.nshards, m.nshards == 1 ? "" : "s");
+  }
+  char *tmp = local_link(&m, o);
+  t->link = now();
+  if (o->verbose)
+    note("phase 3 (link): %.3f s; total %.3f s", t->link - t->compile, t->link - t->start);
+  if (o->report)
+    report_write(o->report, &m, t, jobs);
+  if (o->trace)
+    trace_write(o->trace, &m, t);
+  if (cache_on() && !o->report && !o->trace)
+    cache_put(key, tmp);
+  publish(tmp, o->out);
+}
+
+/* Runs the pipeline O describes; returns the exit status (errors exit on their own). */
+int pipeline_run(struct opts *o) {
+  preflight_resolve(o);
+  proc_init(o->verbose);
+  if (o->malloc_lib) {
+    preload_use(o->malloc_lib);
+    if (o->verbose)
+      note("allocator of the LLVM tools: %s (LD_PRELOAD)", o->malloc_lib);
+  }
+  atexit(cleanup);
+  js_init(o->verbose);
+  preflight_check(o);
+  struct cache_key key = {0};
+  if (o->cache_dir && cache_open(o->cache_dir, o->cache_size, o->verbose) &&
+      output_from_cache(o, &key)) {
+    cache_trim();
+    return 0;
+  }
+  work_init(o);
+  struct marks t = {.start = now()};
+  if (o->ninja) { /* the split runs here; ninja runs phases 2 and 3 */
+    struct manifest m;
+    local_build(&m, o, &t, 0);
+    ninja_write(&m, o);
+    return 0;
+  }
+  build_local(o, &t, key);
+  cache_trim();
+  return 0;
+}
