@@ -4,7 +4,7 @@
 # shard's own schedule (largest predicted cost first onto the next free worker) plus the
 # other phases, and the speedup over serial `clang -O2 -c` measured in the same run.
 # Phase 1 at P workers runs in parts(P) processes (1 below 4 workers, else min(P/2, 8), as
-# driver/cmd.c does). Each parses and plans the whole module (measured alone as a part that
+# job_split_parts in driver/job.c does). Each parses and plans the whole module (measured alone as a part that
 # writes no shard, with and without the verifier); from 4 parts on, part 0 verifies and writes
 # the manifest while the other parts write the shards (shard-split's writerOf). The model starts
 # phase 2 after phase 1, although the driver starts each shard's job as soon as the shard is

@@ -80,14 +80,8 @@ static struct cache_key shard_key(const struct manifest *m, const struct opts *o
   return cache_hasher_done(h);
 }
 
-/* Predicted peak memory of shard S's clang job in KiB (--max-mem): base + k * cost, with
-   base = 82989 KiB and k = 0.914 KiB per unit of the manifest's cost. Fitted by least squares
-   to one measured run: sqlite3.c (better-sqlite3 12.11.1, clang -O2 -Xclang
-   -disable-llvm-passes -emit-llvm), shard -j2 --report with mimalloc preloaded (the default
-   where installed), LLVM 22 on x86-64: 16 shards of cost 24205..39776 peaked at 102..124 MiB
-   (peak_rss_kib against predicted_cost; r = 0.80, every shard within -4.6/+8.4 MiB of the
-   line; with glibc's malloc they peak 2..10 MiB lower). Base is mostly clang itself; costs
-   outside that range are extrapolated. */
+/* Predicted peak memory of shard S's clang job in KiB (--max-mem): clang's own footprint plus
+   a share per unit of the manifest's cost, a line fitted to measured jobs (docs/driver.md). */
 static unsigned long long predicted_kib(const struct shard *s) {
   return 82989 + s->cost * 914 / 1000;
 }

@@ -1,8 +1,8 @@
 /* preload: a faster malloc for the LLVM tools the driver runs (LD_PRELOAD).
 
-   LLVM allocates and frees many small objects; glibc's malloc makes clang about 10% slower
-   than mimalloc, tcmalloc or jemalloc do (bench/compare.sh, contender serial-malloc). The
-   allocator changes no output byte. */
+   LLVM allocates and frees many small objects, which glibc's malloc serves more slowly than
+   mimalloc, tcmalloc or jemalloc (docs/measurements.md; bench/compare.sh, contender
+   serial-malloc). The allocator changes no output byte. */
 #define _XOPEN_SOURCE 700
 #include "preload.h"
 #include "util.h"
