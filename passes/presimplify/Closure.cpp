@@ -7,7 +7,10 @@
 // -O<Level> runs over them; the simplified bodies and the attributes inferred
 // for them then replace the originals, marked, for every shard that holds them,
 // the owner too. What they refer to is collected again, so that the locals they
-// now name are promoted like any other.
+// now name are promoted like any other. What the pipeline made (a libcall's new
+// string, the functions CoroSplit splits off) is given back to the source module
+// (Returner): declarations by name, new locals defined there, each group's while
+// its module lives, then added to the layout and placed like any other local.
 //
 // The closure is simplified in groups (closureGroups), on up to Threads
 // threads, each group in a context of its own: the functions of a range of the
@@ -24,6 +27,7 @@
 #include "presimplify/Presimplify.h"
 #include "split/Clone.h"
 #include "split/Layout.h"
+#include "split/Promote.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -50,37 +54,38 @@ namespace {
 
 using namespace split;
 
-/// Gives back to the source module (Dst) what a pass created in the closure module: a
-/// declaration of the same name (intrinsics, library functions), or a copy of a new
-/// variable (a constant). Unlike a Declarer, it finds functions by name first (a group's
-/// module names the source's globals) and copies a variable as a definition.
+/// Gives back to the source module (Dst) what a pass created in a closure module. A
+/// declaration (an intrinsic, a library function) is the source's global of that name,
+/// as getOrInsertFunction would find it, or a new declaration. A new local (a constant,
+/// a function split off) is copied and defined by finishReturned, in the order made. A
+/// group's module names the source's globals: names are looked up first.
 struct Returner final : GlobalMaterializer {
-  std::vector<std::pair<GlobalVariable *, const GlobalVariable *>> Vars; // copy, original
+  std::vector<std::pair<GlobalObject *, GlobalObject *>> Made; // copy, original
   using GlobalMaterializer::GlobalMaterializer;
   GlobalValue *makeGlobal(GlobalValue &GV) override {
-    if (auto *F = dyn_cast<Function>(&GV)) {
-      if (!F->isDeclaration())
-        fatal("shard-split", "presimplify made a new function " + displayName(*F));
-      if (Function *E = Dst.getFunction(F->getName());
-          E && E->getFunctionType() == F->getFunctionType())
+    auto *F = dyn_cast<Function>(&GV);
+    auto *V = dyn_cast<GlobalVariable>(&GV);
+    if (GV.isDeclaration()) {
+      if (GlobalValue *E = Dst.getNamedValue(GV.getName()))
         return E;
-      return copyFunction(Dst, *F, F->getLinkage());
+      if (F)
+        return copyFunction(Dst, *F, F->getLinkage());
+      if (V)
+        return copyVariable(Dst, *V, V->getLinkage());
+    } else if (GV.hasLocalLinkage() && (F || V)) {
+      GlobalObject *New = F ? static_cast<GlobalObject *>(copyFunction(Dst, *F, F->getLinkage()))
+                            : copyVariable(Dst, *V, V->getLinkage());
+      Made.push_back({New, cast<GlobalObject>(&GV)});
+      return New;
     }
-    auto *SV = dyn_cast<GlobalVariable>(&GV);
-    if (!SV || !SV->hasLocalLinkage())
-      fatal("shard-split", "presimplify made a new global " + displayName(GV));
-    GlobalVariable *NV = copyVariable(Dst, *SV, SV->getLinkage());
-    Vars.push_back({NV, SV});
-    return NV;
+    fatal("shard-split", "presimplify made a new global " + displayName(GV));
   }
 };
 
 /// Gives F the body CF (in another module of the same context) and CF's attributes,
 /// marked presimplified, mapping with Rev what CF refers to back to the source module
-/// (Ret makes what a pass created there); then collects again what F refers to.
-void graftBody(Function &F, Function &CF, ValueToValueMapTy &Rev, Returner &Ret, Layout &L,
-               uint32_t I) {
-  assert(L.Defs[I] == &F && "I is F's layout index");
+/// (Ret makes what a pass created there).
+void graftBody(Function &F, Function &CF, ValueToValueMapTy &Rev, Returner &Ret) {
   assert(!CF.isDeclaration() && F.arg_size() == CF.arg_size() && "a simplified body for F");
   const RemapFlags Flags = RF_IgnoreMissingLocals;
   auto Map = [&](const Constant *V) { return MapValue(V, Rev, Flags, nullptr, &Ret); };
@@ -92,15 +97,24 @@ void graftBody(Function &F, Function &CF, ValueToValueMapTy &Rev, Returner &Ret,
     Rev[&CA] = &A;
   spliceBody(F, CF, Rev, &Ret);
   mapFunctionData(F, CF, Map);
-  collectLinks(L, I);
 }
 
-/// Completes the variables Ret made: their initialisers, mapped like the bodies.
-void finishReturned(Returner &Ret, ValueToValueMapTy &Rev) {
-  for (size_t K = 0; K < Ret.Vars.size(); ++K) // grows while initialisers are mapped
-    if (Ret.Vars[K].second->hasInitializer())
-      Ret.Vars[K].first->setInitializer(MapValue(Ret.Vars[K].second->getInitializer(), Rev,
-                                                 RF_IgnoreMissingLocals, nullptr, &Ret));
+/// Completes the locals Ret made, while their originals live: initialisers and bodies,
+/// mapped like the members' bodies. Appends them to Made, in the order they were made.
+void finishReturned(Returner &Ret, ValueToValueMapTy &Rev, std::vector<GlobalObject *> &Made) {
+  for (size_t K = 0; K < Ret.Made.size(); ++K) { // grows while they are mapped
+    auto [New, Orig] = Ret.Made[K];
+    if (auto *F = dyn_cast<Function>(New)) {
+      graftBody(*F, *cast<Function>(Orig), Rev, Ret);
+    } else {
+      mapAttachments(*New, *Orig, Rev, RF_IgnoreMissingLocals, &Ret);
+      if (auto *V = cast<GlobalVariable>(Orig); V->hasInitializer())
+        cast<GlobalVariable>(New)->setInitializer(
+            MapValue(V->getInitializer(), Rev, RF_IgnoreMissingLocals, nullptr, &Ret));
+    }
+    Made.push_back(New);
+  }
+  Ret.Made.clear();
 }
 
 /// How many groups the closure is simplified in: a fixed function of the closure's
@@ -166,7 +180,9 @@ void forEachSourceGlobal(ValueToValueMapTy &VMap,
 }
 
 /// The closure as one module in the source module's context (a module with debug info).
-void simplifyInPlace(Module &M, Layout &L, const Closure &CS, const ClosureOptions &Opts) {
+/// Made: the locals the pipeline made, now in M.
+void simplifyInPlace(Module &M, Layout &L, const Closure &CS, const ClosureOptions &Opts,
+                     std::vector<GlobalObject *> &Made) {
   Returner Ret(M);
   ClonedModule C(M);
   fillClosure(C, M, L, CS.Held, Opts.Verify);
@@ -175,8 +191,8 @@ void simplifyInPlace(Module &M, Layout &L, const Closure &CS, const ClosureOptio
   forEachSourceGlobal(C.VMap, [&](GlobalValue &CV, GlobalValue &GV) { Rev[&CV] = &GV; });
   reverseMetadata(C.VMap, Rev);
   for (uint32_t I : CS.Members)
-    graftBody(*cast<Function>(L.Defs[I]), *cast<Function>(C.VMap[L.Defs[I]]), Rev, Ret, L, I);
-  finishReturned(Ret, Rev);
+    graftBody(*cast<Function>(L.Defs[I]), *cast<Function>(C.VMap[L.Defs[I]]), Rev, Ret);
+  finishReturned(Ret, Rev, Made);
 }
 
 /// One group of the closure, simplified in a context of its own.
@@ -249,7 +265,7 @@ void writeGroup(Group &Gr, const Module &M, const Layout &L, bool Verify) {
 }
 
 /// Reads the group's module in a context of its own, simplifies it, and writes it back
-/// with only its members' bodies.
+/// with only its members' bodies and those of the functions the pipeline made.
 void simplifyGroup(Group &Gr, unsigned Level) {
   LLVMContext Ctx;
   Expected<std::unique_ptr<Module>> Mod = readBitcode(Gr.Bitcode, "closure", Ctx);
@@ -257,12 +273,15 @@ void simplifyGroup(Group &Gr, unsigned Level) {
     Gr.Error = toString(Mod.takeError());
     return;
   }
-  simplifyClosure(**Mod, Level);
-  StringSet<> Keep;
-  for (const std::string &N : Gr.MemberNames)
-    Keep.insert(N);
+  StringSet<> Drop; // the bodies of the closure's other functions; not those a pass made
   for (Function &F : **Mod)
-    if (!F.isDeclaration() && !Keep.contains(F.getName())) {
+    if (!F.isDeclaration())
+      Drop.insert(F.getName());
+  for (const std::string &N : Gr.MemberNames)
+    Drop.erase(N);
+  simplifyClosure(**Mod, Level);
+  for (Function &F : **Mod)
+    if (!F.isDeclaration() && Drop.contains(F.getName())) {
       F.deleteBody();
       F.setComdat(nullptr);
     }
@@ -286,14 +305,16 @@ void simplifyGroups(std::vector<Group> &Groups, const ClosureOptions &Opts) {
 }
 
 /// Back in the source module's context: the members' bodies replace the originals; what
-/// they refer to is found by name.
-void graftGroup(Group &Gr, Module &M, Layout &L, Returner &Ret) {
+/// they refer to is found by name. The locals the pipeline made are finished (appended
+/// to Made) while the group's module, which holds their originals, lives.
+void graftGroup(Group &Gr, Module &M, Layout &L, std::vector<GlobalObject *> &Made) {
   if (!Gr.Error.empty())
     fatal("shard-split", "presimplify: cannot read a closure module back: " + Gr.Error);
   Expected<std::unique_ptr<Module>> R = readBitcode(Gr.Bitcode, "simplified", M.getContext());
   if (!R)
     fatal("shard-split",
           "presimplify: cannot read a simplified closure module: " + toString(R.takeError()));
+  Returner Ret(M);
   ValueToValueMapTy Rev;
   for (GlobalValue &GV : (*R)->global_values())
     if (auto It = Gr.Orig.find(GV.getName()); It != Gr.Orig.end())
@@ -302,13 +323,15 @@ void graftGroup(Group &Gr, Module &M, Layout &L, Returner &Ret) {
     uint32_t I = Gr.Members[K];
     Function *CF = (*R)->getFunction(Gr.MemberNames[K]);
     assert(CF && "a simplified group keeps its members");
-    graftBody(*cast<Function>(L.Defs[I]), *CF, Rev, Ret, L, I);
+    graftBody(*cast<Function>(L.Defs[I]), *CF, Rev, Ret);
   }
-  finishReturned(Ret, Rev);
+  finishReturned(Ret, Rev, Made);
 }
 
-/// The closure in groups, each in a context of its own.
-void simplifyInGroups(Module &M, Layout &L, const Closure &CS, const ClosureOptions &Opts) {
+/// The closure in groups, each in a context of its own; Made as for simplifyInPlace, in
+/// group order.
+void simplifyInGroups(Module &M, Layout &L, const Closure &CS, const ClosureOptions &Opts,
+                      std::vector<GlobalObject *> &Made) {
   std::vector<Group> Groups = formGroups(L, CS);
   LLVM_DEBUG(dbgs() << "shard-presimplify: " << CS.Members.size() << " functions, "
                     << CS.Held.size() << " definitions, in " << Groups.size() << " groups on "
@@ -316,22 +339,33 @@ void simplifyInGroups(Module &M, Layout &L, const Closure &CS, const ClosureOpti
   for (Group &Gr : Groups)
     writeGroup(Gr, M, L, Opts.Verify);
   simplifyGroups(Groups, Opts);
-  Returner Ret(M);
   for (Group &Gr : Groups)
-    graftGroup(Gr, M, L, Ret);
+    graftGroup(Gr, M, L, Made);
 }
 
 } // namespace
 
-void presimplifyShared(Module &M, Layout &L, const std::vector<std::vector<uint8_t>> &Placed,
-                       const ClosureOptions &Opts) {
+void presimplifyShared(Module &M, Layout &L, const SplitLimits &Lim,
+                       std::vector<std::vector<uint8_t>> &Placed, const ClosureOptions &Opts) {
   Closure CS = closureOf(L, Placed);
   if (CS.Members.empty())
     return;
+  std::vector<GlobalObject *> Made;
   if (!M.debug_compile_units().empty())
-    simplifyInPlace(M, L, CS, Opts);
+    simplifyInPlace(M, L, CS, Opts, Made);
   else
-    simplifyInGroups(M, L, CS, Opts);
+    simplifyInGroups(M, L, CS, Opts, Made);
+  // What the pipeline made enters the layout like any local, before the members' links
+  // are collected again (they may name it), and is placed where they are held.
+  uint32_t First = L.Defs.size();
+  addDefinitions(L, Made, Lim);
+  for (uint32_t I : CS.Members)
+    collectLinks(L, I);
+  if (Made.empty())
+    return;
+  LLVM_DEBUG(dbgs() << "shard-presimplify: " << Made.size() << " new local definitions\n");
+  placeAdded(L, First, Placed);
+  namePrivatesByReferrer(L, First);
 }
 
 } // namespace shard

@@ -19,6 +19,8 @@ class PassBuilder;
 
 namespace shard {
 
+struct SplitLimits;
+
 namespace split {
 struct Layout;
 } // namespace split
@@ -32,9 +34,11 @@ struct ClosureOptions {
 
 /// Simplifies once the functions that shards import or copy (Placed: a Place per
 /// definition per shard), for every shard that holds them, the owner too, and marks
-/// them PresimplifiedAttr; L then records what they refer to now.
-void presimplifyShared(llvm::Module &M, split::Layout &L,
-                       const std::vector<std::vector<uint8_t>> &Placed, const ClosureOptions &Opts);
+/// them PresimplifiedAttr; L then records what they refer to now. The locals the
+/// pipeline made (a libcall's new string, a function split off) are defined in M and
+/// added to L (with the limits Lim) and to Placed, held wherever a body names them.
+void presimplifyShared(llvm::Module &M, split::Layout &L, const SplitLimits &Lim,
+                       std::vector<std::vector<uint8_t>> &Placed, const ClosureOptions &Opts);
 
 /// Runs the module simplification pipeline of -O<Level> over M (the split's closure).
 void simplifyClosure(llvm::Module &M, unsigned Level);

@@ -351,5 +351,86 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector
   }
 }
 
+void addDefinitions(Layout &L, ArrayRef<GlobalObject *> New, const SplitLimits &Lim) {
+  uint32_t First = L.Defs.size();
+  unsigned Pos = L.SourcePos.size(); // after every global value the module had
+  for (GlobalObject *GO : New) {
+    assert(GO->hasLocalLinkage() && !GO->isDeclaration() && !L.Index.count(GO) &&
+           "a new local definition");
+    L.SourcePos[GO] = Pos++;
+    L.Index[GO] = L.Defs.size();
+    L.Defs.push_back(GO);
+    L.Owner.push_back(0); // placeAdded's
+    L.Cost.push_back(getGlobalCost(*GO));
+    const auto *F = dyn_cast<Function>(GO);
+    L.BlocksTaken.push_back(
+        F && llvm::any_of(*F, [](const BasicBlock &BB) { return BB.hasAddressTaken(); }));
+    L.Movable.push_back(0); // copied into its shard, never borrowed
+    L.Unit.push_back(-1);
+    L.Dup.push_back(dupEligible(*GO, Lim));
+    L.Import.push_back(!L.Dup.back() && importEligible(*GO, Lim));
+  }
+  L.Refs.resize(L.Defs.size());
+  L.Calls.resize(L.Defs.size());
+  for (uint32_t I = First; I < L.Defs.size(); ++I)
+    collectLinks(L, I);
+}
+
+namespace {
+
+/// The owner of each definition from First on: the owner of the first definition before
+/// First (in layout order) that reaches it through them, which thus holds what names it;
+/// shard 0 for one that none reaches (named from metadata only).
+void ownAdded(Layout &L, uint32_t First) {
+  std::vector<uint8_t> Owned(L.Defs.size() - First, 0);
+  std::vector<uint32_t> Work;
+  for (uint32_t I = 0; I < First; ++I) {
+    Work.assign(1, I);
+    while (!Work.empty()) {
+      uint32_t J = Work.back();
+      Work.pop_back();
+      for (uint32_t R : L.Refs[J])
+        if (R >= First && !Owned[R - First]) {
+          Owned[R - First] = 1;
+          L.Owner[R] = L.Owner[I];
+          Work.push_back(R);
+        }
+    }
+  }
+}
+
+} // namespace
+
+void placeAdded(Layout &L, uint32_t First, std::vector<std::vector<uint8_t>> &Placed) {
+  ownAdded(L, First);
+  std::vector<uint32_t> Work;
+  for (unsigned S = 0; S < Placed.size(); ++S) {
+    std::vector<uint8_t> &P = Placed[S];
+    assert(P.size() == First && "placed before the definitions were added");
+    P.resize(L.Defs.size(), NotHere);
+    for (uint32_t I = First; I < L.Defs.size(); ++I)
+      if (L.Owner[I] == S)
+        P[I] = Own;
+    Work.clear();
+    for (uint32_t I = 0; I < L.Defs.size(); ++I)
+      if (P[I] != NotHere)
+        Work.push_back(I);
+    // What a held definition names is held too: the result depends on what is reached
+    // (and called), not on the order of the walk.
+    while (!Work.empty()) {
+      uint32_t I = Work.back();
+      Work.pop_back();
+      for (uint32_t R : L.Refs[I]) {
+        if (R < First || P[R] != NotHere)
+          continue;
+        bool Called = !isa<Function>(L.Defs[R]) || llvm::binary_search(L.Calls[I], R);
+        P[R] = L.Dup[R] ? Dup : L.Import[R] && Called ? Import : NotHere;
+        if (P[R] != NotHere)
+          Work.push_back(R);
+      }
+    }
+  }
+}
+
 } // namespace split
 } // namespace shard

@@ -10,12 +10,14 @@
 #ifndef SHARD_SPLIT_LAYOUT_H
 #define SHARD_SPLIT_LAYOUT_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
 #include <cstdint>
 #include <vector>
 
 namespace llvm {
+class GlobalObject;
 class GlobalValue;
 class GlobalVariable;
 class Module;
@@ -30,7 +32,7 @@ namespace split {
 
 /// What the split knows about the module's definitions.
 struct Layout {
-  std::vector<llvm::GlobalValue *> Defs;                     // in module order
+  std::vector<llvm::GlobalValue *> Defs; // in module order, then those presimplify made
   llvm::DenseMap<const llvm::GlobalValue *, uint32_t> Index; // Defs position
   std::vector<unsigned> Owner;                               // shard per definition
   std::vector<uint64_t> Cost;                                // predicted cost per definition
@@ -69,6 +71,16 @@ void collectLinks(Layout &L, uint32_t I);
 
 /// Marks in Placed (one Place per definition) how shard S holds each definition.
 void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector<uint8_t> &Placed);
+
+/// Adds to L the local definitions New, made in the module after buildLayout (by
+/// presimplify), in order, with what they refer to and whether a shard may copy or
+/// import them; their owners are placeAdded's.
+void addDefinitions(Layout &L, llvm::ArrayRef<llvm::GlobalObject *> New, const SplitLimits &Lim);
+
+/// Gives the definitions from First on (addDefinitions) their owners and places them in
+/// every shard's Placed, as placeShard would for a local that what the shard holds names:
+/// copied privately where it may be, else imported or declared (and promoted).
+void placeAdded(Layout &L, uint32_t First, std::vector<std::vector<uint8_t>> &Placed);
 
 } // namespace split
 } // namespace shard

@@ -57,6 +57,14 @@ std::vector<uint8_t> promotedDefinitions(const Layout &L, unsigned NumShards,
   return Promote;
 }
 
+/// Name without the counter that the front end or LLVM appended: ".str.1207" gives ".str".
+StringRef withoutCounter(StringRef Name) {
+  StringRef Base = Name.rtrim("0123456789");
+  if (Base.size() == Name.size() || !Base.consume_back("."))
+    return Name;
+  return Base;
+}
+
 } // namespace
 
 StringSet<> pinnedNames(const Module &M) {
@@ -97,12 +105,44 @@ void namePrivatesByReferrer(Module &M, const StringSet<> &Pinned) {
     auto It = Referrer.find(&GV);
     if (It == Referrer.end() || Pinned.contains(GV.getName()))
       continue;
-    StringRef Base = GV.getName().rtrim("0123456789");
-    if (Base.size() == GV.getName().size() || !Base.consume_back("."))
-      Base = GV.getName();
-    std::string Name = (Base + "." + It->second).str();
+    std::string Name = (withoutCounter(GV.getName()) + "." + It->second).str();
     unsigned K = Count[Name]++;
     GV.setName(K ? Name + "." + std::to_string(K) : Name);
+  }
+}
+
+void namePrivatesByReferrer(const Layout &L, uint32_t First) {
+  std::vector<StringRef> Referrer(L.Defs.size() - First);
+  for (uint32_t I = 0; I < L.Defs.size(); ++I) {
+    const GlobalValue &GV = *L.Defs[I];
+    if (GV.hasPrivateLinkage() || !GV.hasName())
+      continue;
+    for (uint32_t R : L.Refs[I])
+      if (R >= First && (Referrer[R - First].empty() || GV.getName() < Referrer[R - First]))
+        Referrer[R - First] = GV.getName();
+  }
+  StringMap<unsigned> Count;
+  for (uint32_t I = First; I < L.Defs.size(); ++I) {
+    GlobalValue &GV = *L.Defs[I];
+    if (!GV.hasPrivateLinkage() || Referrer[I - First].empty())
+      continue;
+    // Numbered per name, skipping the names taken: setName's module-wide counter would
+    // number them by what came before.
+    auto Taken = [&](const std::string &N) {
+      const GlobalValue *E = GV.getParent()->getNamedValue(N);
+      return E && E != &GV;
+    };
+    // Without every counter: a group's "str.7" may have become "str.7.12" in the module.
+    StringRef Base = GV.getName();
+    for (StringRef B; (B = withoutCounter(Base)) != Base;)
+      Base = B;
+    std::string Name = (Base + "." + Referrer[I - First]).str();
+    unsigned &K = Count[Name];
+    std::string Try = K ? Name + "." + std::to_string(K) : Name;
+    while (Taken(Try))
+      Try = Name + "." + std::to_string(++K);
+    ++K;
+    GV.setName(Try);
   }
 }
 

@@ -35,6 +35,11 @@ llvm::StringSet<> pinnedNames(const llvm::Module &M);
 /// one function renames nothing that other functions refer to.
 void namePrivatesByReferrer(llvm::Module &M, const llvm::StringSet<> &Pinned);
 
+/// Names the private definitions from First on (made by presimplify, L.Refs collected)
+/// after their referrers too, so that one more string in one function renames nothing in
+/// the others.
+void namePrivatesByReferrer(const Layout &L, uint32_t First);
+
 /// Makes every local that some shard refers to but does not hold a hidden global (a
 /// private copy of it elsewhere becomes an import), and names every unnamed global
 /// that is not local. Returns the promotions in layout order.

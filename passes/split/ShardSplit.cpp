@@ -100,7 +100,7 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   for (unsigned S = 0; S < P->NumShards; ++S)
     placeShard(L, Opts.Limits, S, Placed[S]);
   if (Opts.Presimplify)
-    presimplifyShared(M, L, Placed, {Opts.Presimplify, Opts.Threads, Opts.Verify});
+    presimplifyShared(M, L, Opts.Limits, Placed, {Opts.Presimplify, Opts.Threads, Opts.Verify});
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
   keepAlive(L, P->NumShards, Placed);
 
