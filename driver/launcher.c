@@ -152,55 +152,16 @@ static int is_source(const char *name) {
 }
 
 /* Options whose value is the next argument when not joined to it. */
-static const char *const separate[] = {"-o",
-                                       "-x",
-                                       "-I",
-                                       "-D",
-                                       "-U",
-                                       "-include",
-                                       "-imacros",
-                                       "-isystem",
-                                       "-iquote",
-                                       "-idirafter",
-                                       "-iprefix",
-                                       "-iwithprefix",
-                                       "-iwithprefixbefore",
-                                       "-isysroot",
-                                       "-iframework",
-                                       "-isystem-after",
-                                       "-ivfsoverlay",
-                                       "-include-pch",
-                                       "-imultilib",
-                                       "-cxx-isystem",
-                                       "-MF",
-                                       "-MT",
-                                       "-MQ",
-                                       "-MJ",
-                                       "-Xclang",
-                                       "-Xlinker",
-                                       "-Xassembler",
-                                       "-Xpreprocessor",
-                                       "-mllvm",
-                                       "-target",
-                                       "-arch",
-                                       "-L",
-                                       "-l",
-                                       "-u",
-                                       "-z",
-                                       "-T",
-                                       "-e",
-                                       "-F",
-                                       "-B",
-                                       "--sysroot",
-                                       "-gcc-toolchain",
-                                       "--gcc-toolchain",
-                                       "-serialize-diagnostics",
-                                       "-working-directory",
-                                       "-dependency-file",
-                                       "-Xopenmp-target",
-                                       "-Xarch_host",
-                                       "-Xarch_device",
-                                       NULL};
+/* clang-format off */
+static const char *const separate[] = {
+    "-o", "-x", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote", "-idirafter",
+    "-iprefix", "-iwithprefix", "-iwithprefixbefore", "-isysroot", "-iframework",
+    "-isystem-after", "-ivfsoverlay", "-include-pch", "-imultilib", "-cxx-isystem", "-MF", "-MT",
+    "-MQ", "-MJ", "-Xclang", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-mllvm", "-target",
+    "-arch", "-L", "-l", "-u", "-z", "-T", "-e", "-F", "-B", "--sysroot", "-gcc-toolchain",
+    "--gcc-toolchain", "-serialize-diagnostics", "-working-directory", "-dependency-file",
+    "-Xopenmp-target", "-Xarch_host", "-Xarch_device", NULL};
+/* clang-format on */
 
 /* Whether option A takes the next argument as its value. */
 static int takes_value(const char *a) {
@@ -213,49 +174,18 @@ static int takes_value(const char *a) {
 /* Options that the shard build cannot honour as the compiler does (other outputs, other
    stages, whole-program or per-output files): the compiler runs unchanged. A trailing '*'
    matches any rest. */
-static const char *const unchanged[] = {"-E",
-                                        "-S",
-                                        "-emit-llvm",
-                                        "-fsyntax-only",
-                                        "-M",
-                                        "-MM",
-                                        "-MJ*",
-                                        "-###",
-                                        "-v",
-                                        "--analyze",
-                                        "-flto",
-                                        "-flto=*",
-                                        "-fembed-bitcode*",
-                                        "-gsplit-dwarf*",
-                                        "-save-temps*",
-                                        "-ftime-trace*",
-                                        "-fmodules*",
-                                        "-fsave-optimization-record*",
-                                        "-foptimization-record-file*",
-                                        "-ftest-coverage",
-                                        "--coverage",
-                                        "-fprofile-arcs",
-                                        "-fstack-usage",
-                                        "-frecord-command-line",
-                                        "-grecord-command-line",
-                                        "-fcoverage-mapping",
-                                        "-Xclang",
-                                        "-serialize-diagnostics",
-                                        "--serialize-diagnostics",
-                                        "-working-directory",
-                                        "-fdriver-only",
-                                        "-emit-ast",
-                                        "-print-*",
-                                        "--print-*",
-                                        "-dump*",
-                                        "--version",
-                                        "--help",
-                                        "-cuda*",
-                                        "--cuda*",
-                                        "-fopenmp-targets*",
-                                        "-fembed-offload-object*",
-                                        "-o-",
-                                        NULL};
+/* clang-format off */
+static const char *const unchanged[] = {
+    "-E", "-S", "-emit-llvm", "-fsyntax-only", "-M", "-MM", "-MJ*", "-###", "-v", "--analyze",
+    "-flto", "-flto=*", "-fembed-bitcode*", "-gsplit-dwarf*", "-save-temps*", "-ftime-trace*",
+    "-fmodules*", "-fsave-optimization-record*", "-foptimization-record-file*", "-ftest-coverage",
+    "--coverage", "-fprofile-arcs", "-fprofile-instr-generate*", "-fprofile-generate*",
+    "-fcs-profile-generate*", "-fstack-usage", "-frecord-command-line", "-grecord-command-line",
+    "-fcoverage-mapping", "-Xclang", "-serialize-diagnostics", "--serialize-diagnostics",
+    "-working-directory", "-fdriver-only", "-emit-ast", "-print-*", "--print-*", "-dump*",
+    "--version", "--help", "-cuda*", "--cuda*", "-fopenmp-targets*", "-fembed-offload-object*",
+    "-o-", NULL};
+/* clang-format on */
 
 /* Whether option A is one that makes the command run unchanged. */
 static int forces_unchanged(const char *a) {
@@ -343,10 +273,11 @@ static void classify(struct cmdline *c) {
 /* Whether option A (of the front end only) goes to the shard compiles too: not the
    preprocessor's, the dependency files' or the language's (clang rejects -std= with -x ir). */
 static int for_shards(const char *a) {
+  /* clang-format off */
   static const char *const fe[] = {
-      "-D",         "-U",        "-I",           "-i",     "-M",   "-std=",          "-ansi",
-      "-x",         "-nostdinc", "-nostdlibinc", "-undef", "-Wp,", "-Xpreprocessor", "-H",
-      "-trigraphs", "-F",        "-c",           "-o",     NULL};
+      "-D", "-U", "-I", "-i", "-M", "-std=", "-ansi", "-x", "-nostdinc", "-nostdlibinc", "-undef",
+      "-Wp,", "-Xpreprocessor", "-H", "-trigraphs", "-F", "-c", "-o", NULL};
+  /* clang-format on */
   for (const char *const *p = fe; *p; p++)
     if (!strncmp(a, *p, strlen(*p)))
       return 0;
