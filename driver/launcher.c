@@ -315,7 +315,7 @@ static void describe(struct opts *o, const struct cmdline *c, const char *path) 
     const char *a = c->a.v[i];
     int val = a[0] == '-' && takes_value(a) && i + 1 < c->a.n;
     int shards = i != c->src && for_shards(a);
-    if (strcmp(a, "-o") && strncmp(a, "-o", 2)) { /* -o: the front end writes the module */
+    if (strncmp(a, "-o", 2)) { /* -o, -oFILE: the front end writes the module */
       av_push(&fe, a);
       if (val)
         av_push(&fe, c->a.v[i + 1]);
