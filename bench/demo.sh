@@ -6,7 +6,8 @@
 #
 # Builds Shard for LLVM 22 (./build.sh 22), fetches sqlite3.c (bench/fetch-sqlite.sh), makes its
 # pre-optimisation IR the way a compiler hands it over (-O2 -Xclang -disable-llvm-passes), compiles that IR
-# with both, links each object with bench/workload.c, checks both programs print the same, and prints a
+# with both, and sqlite3.c itself with clang and with shard as its compiler launcher (`shard clang -O2 -c`),
+# links each object with bench/workload.c, checks the programs print the same, and prints a
 # markdown table: wall time, peak RSS (of the largest single process: shard's jobs run at the same time),
 # .text size, and the workload's instruction count (valgrind, when installed) as a code-quality measure.
 set -euo pipefail
@@ -58,14 +59,17 @@ measure() {
 }
 measure clang "$CLANG" -O2 -c "$W/sqlite3.bc" -o "$W/clang.o"
 measure shard build/bin/shard -j"$JOBS" -o "$W/shard.o" "$W/sqlite3.bc"
+# From the source, the front end included: the compiler alone, and shard as its launcher.
+measure clang-src "$CLANG" -O2 -c "${DEFS[@]}" "$SQLITE_C" -o "$W/clang-src.o"
+measure shard-src build/bin/shard -j"$JOBS" "$CLANG" -O2 -c "${DEFS[@]}" "$SQLITE_C" -o "$W/shard-src.o"
 
 log "linking and running bench/workload.c with each object"
 "$CLANG" -O2 -I"$(dirname "$SQLITE_C")" -c bench/workload.c -o "$W/workload.o"
-for v in clang shard; do
+for v in clang shard shard-src; do
     "$CLANG" "$W/workload.o" "$W/$v.o" -lm -o "$W/workload-$v"
     "$W/workload-$v" >"$W/$v.out"
 done
-cmp -s "$W/clang.out" "$W/shard.out" || {
+cmp -s "$W/clang.out" "$W/shard.out" && cmp -s "$W/clang.out" "$W/shard-src.out" || {
     diff "$W/clang.out" "$W/shard.out" | head -20 >&2
     die "the two programs print different results"
 }
@@ -78,6 +82,8 @@ instructions() {
 }
 read -r ct cm <"$W/clang.time"
 read -r st sm <"$W/shard.time"
+read -r cst _ <"$W/clang-src.time"
+read -r sst _ <"$W/shard-src.time"
 cx=$(text_bytes "$W/clang.o"); sx=$(text_bytes "$W/shard.o")
 log "counting the workload's instructions (valgrind --tool=callgrind, ~8 s each)"
 ci=$(instructions "$W/workload-clang"); si=$(instructions "$W/workload-shard")
@@ -95,6 +101,7 @@ shard's tools run with malloc $(shard_malloc build/bin/shard) (--malloc; clang h
 | | \`clang-22 -O2 -c\` | \`shard -j$JOBS\` | shard vs clang |
 |---|---:|---:|---:|
 | wall time (s, best of $RUNS) | $ct | $st | $(ratio "$ct" "$st") speedup |
+| wall time from sqlite3.c (s; \`shard clang-22 -O2 -c\`: the front end too) | $cst | $sst | $(ratio "$cst" "$sst") speedup |
 | peak RSS, largest process (MB) | $(mb "$cm") | $(mb "$sm") | $(delta "$cm" "$sm") |
 | .text (bytes) | $cx | $sx | $(delta "$cx" "$sx") |
 | workload instructions | $ci | $si | $(delta "$ci" "$si") |

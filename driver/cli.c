@@ -4,6 +4,7 @@
 #define _XOPEN_SOURCE 700
 #include "cli.h"
 #include "ir/limits.h"
+#include "launcher.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -18,7 +19,8 @@
   "             [--launcher CMD]\n"                                                                \
   "             [--max-mem SIZE] [--cache-dir DIR | --no-cache] [--cache-size SIZE]\n"             \
   "             [--llvm-bindir DIR] [--plugin PATH] [--malloc LIB] [--emit-ninja FILE]\n"          \
-  "             -o OUT INPUT\n"
+  "             -o OUT INPUT\n"                                                                    \
+  "       shard [options] [--] COMPILER ARGS... (a compiler launcher)\n"
 
 /* Printed after a usage error. */
 static const char usage_hint[] = USAGE "Try 'shard --help' for more information.\n";
@@ -27,7 +29,10 @@ static const char usage_hint[] = USAGE "Try 'shard --help' for more information.
 void cli_help(void) {
   printf("%s\n"
          "Splits the LLVM module INPUT (.bc or .ll) into shards, compiles them in parallel\n"
-         "and links one relocatable object OUT.\n\n"
+         "and links one relocatable object OUT. Before a compiler (clang, clang++, clang-NN, a\n"
+         "path to one), shard is its launcher: a compile of one C or C++ source to an object\n"
+         "is sharded, any other command runs unchanged (docs/launcher.md). $SHARD_OPTIONS\n"
+         "holds options read before the command line's.\n\n"
          "options:\n"
          "  -o OUT              output object file (required)\n"
          "  -j N                shard jobs run at once (default: online CPUs, or as many as\n"
@@ -156,6 +161,7 @@ struct parse {
   struct opts *o;
   int cache_given; /* --cache-dir */
   int no_cache;    /* --no-cache */
+  int olevel;      /* -O<l> was given */
 };
 
 /* Takes A when it is an option without a value; returns whether it was one. */
@@ -163,7 +169,7 @@ static int flag(struct parse *p, const char *a) {
   if (!strcmp(a, "-v"))
     p->o->verbose = 1;
   else if (a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3])
-    p->o->olevel = a[2] - '0';
+    p->o->olevel = a[2] - '0', p->olevel = 1;
   else if (!strcmp(a, "--no-cache"))
     p->no_cache = 1;
   else if (!strcmp(a, "--presimplify"))
@@ -247,15 +253,56 @@ static void check_usage(struct opts *o) {
     o->keep = fmt("%s.d", o->ninja);
 }
 
-/* Fills O from the command line (and the environment's defaults); returns what it asks for:
-   --help and --version stop reading it. Usage errors exit 2. */
-enum cli_action cli_parse(struct opts *o, int argc, char **argv) {
+/* Puts the words of $SHARD_OPTIONS (split at spaces and tabs) before the command line's
+   arguments (build systems pass a launcher as a fixed prefix; the environment adds to it). */
+static void with_env_options(int *argc, char ***argv) {
+  const char *env = getenv("SHARD_OPTIONS");
+  if (!env || !*env)
+    return;
+  char **w = xmalloc((strlen(env) / 2 + *argc + 2) * sizeof *w);
+  int n = 0;
+  w[n++] = (*argv)[0];
+  for (char *t = strtok(xstrdup(env), " \t"); t; t = strtok(NULL, " \t"))
+    w[n++] = t;
+  for (int i = 1; i < *argc; i++)
+    w[n++] = (*argv)[i];
+  w[n] = NULL;
+  *argc = n;
+  *argv = w;
+}
+
+/* As a launcher the compiler's arguments name the input, the output and the -O level:
+   shard's own -o, -O and INPUT, and --emit-ninja, are usage errors before the compiler. */
+static void check_launcher_usage(const struct parse *p) {
+  const struct opts *o = p->o;
+  if (o->out || o->input)
+    die_usage("'%s' before the compiler: the compiler's arguments name the output and the input",
+              o->out ? "-o" : o->input);
+  if (p->olevel)
+    die_usage("-O before the compiler: the compiler's arguments give the -O level");
+  if (o->ninja)
+    die_usage("--emit-ninja cannot be used as a compiler launcher");
+  if ((o->report && !*o->report) || (o->trace && !*o->trace) || (o->keep && !*o->keep))
+    die_usage("empty file name for --report, --time-trace or --keep-temps");
+}
+
+/* Fills O from the command line (after $SHARD_OPTIONS; the environment's defaults); returns
+   what it asks for: --help and --version stop reading it; before a compiler, CLI_LAUNCH with
+   *CMD the compiler's command (NULL-terminated). Usage errors exit 2. */
+enum cli_action cli_parse(struct opts *o, int argc, char **argv, char ***cmd) {
   struct parse p = {.o = o};
   int dashdash = 0;
   set_usage(usage_hint);
   opts_init(o);
+  with_env_options(&argc, &argv);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    if ((dashdash || a[0] != '-' || a[1] == 0) && !o->input && launcher_is_compiler(a)) {
+      *cmd = argv + i;
+      check_launcher_usage(&p);
+      opts_cache(o, p.cache_given, p.no_cache);
+      return CLI_LAUNCH;
+    }
     if (dashdash || a[0] != '-' || a[1] == 0) {
       if (o->input)
         die_usage("more than one input file ('%s')", a);

@@ -6,9 +6,9 @@
 #include "opts.h"
 
 /* What the command line asks for. */
-enum cli_action { CLI_RUN, CLI_HELP, CLI_VERSION };
+enum cli_action { CLI_RUN, CLI_HELP, CLI_VERSION, CLI_LAUNCH };
 
-enum cli_action cli_parse(struct opts *o, int argc, char **argv);
+enum cli_action cli_parse(struct opts *o, int argc, char **argv, char ***cmd);
 void cli_help(void);
 void cli_version(const struct opts *o);
 

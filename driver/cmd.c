@@ -39,6 +39,25 @@ static const char *reloc_flag(enum reloc r) {
   return r == RELOC_PIE ? "-fPIE" : r == RELOC_PIC ? "-fPIC" : "-fno-pic";
 }
 
+/* Phase 2, one shard, as a compiler launcher: the user's compiler and flags (the template)
+   -c -x ir BC -o OBJ; they carry the target, -O level and relocation model. -Qunused-arguments:
+   the template's flags that only the front end uses must not fail a -Werror build. */
+static void cmd_template(struct argv *a, const struct opts *o, const char *bc, const char *obj) {
+  for (char **w = o->compile_cmd; *w; w++)
+    av_push(a, *w);
+  av_push(a, "-c");
+  av_push(a, "-x");
+  av_push(a, "ir");
+  av_push(a, bc);
+  av_push(a, "-o");
+  av_push(a, obj);
+  if (opts_presimplifies(o))
+    av_pushf(a, "-fpass-plugin=%s", o->plugin);
+  av_push(a, "-fno-addrsig");
+  av_push(a, "-fno-crash-diagnostics");
+  av_push(a, "-Qunused-arguments");
+}
+
 /* Phase 2, one shard: [launcher] clang -O<l> -c -x ir BC -o OBJ. The target comes from the
    manifest's triple (clang would otherwise override the module's with its default); CPU and
    features are not passed: every function carries its target-cpu and target-features
@@ -47,6 +66,10 @@ void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m,
                  const char *obj) {
   for (char **w = o->launcher; w && *w; w++)
     av_push(a, *w);
+  if (o->compile_cmd) {
+    cmd_template(a, o, bc, obj);
+    return;
+  }
   av_pushf(a, "%s/clang", o->bindir);
   if (m->triple)
     av_pushf(a, "--target=%s", m->triple);

@@ -72,7 +72,10 @@ void job_compile(struct job *j, const struct opts *o, const struct manifest *m, 
   cmd_compile(&j->step[0].argv, o, m, j->in.v[0], j->out.v[0]);
   j->step[0].log = shard_file(dir, k, ".clang.log");
   j->step[0].fail = fmt("shard %d: clang failed", k);
-  av_pushf(&j->tools, "%s/clang", o->bindir);
+  if (o->compile_cmd)
+    av_push(&j->tools, o->compile_cmd[0]);
+  else
+    av_pushf(&j->tools, "%s/clang", o->bindir);
 }
 
 /* The link of the NSHARDS objects in DIR (K ascending) into O's output: ld.lld -r into

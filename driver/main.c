@@ -1,8 +1,9 @@
 /* shard: splits one LLVM module into shards, compiles them in parallel, links one object.
-   main picks the front end (the command line; the internal step of a Ninja file's split
-   edge) and hands its pipeline description to the pipeline. */
+   main picks the front end (the command line, the compiler launcher; the internal step of a Ninja
+   file's split edge) and hands its pipeline description to the pipeline. */
 #define _XOPEN_SOURCE 700
 #include "cli.h"
+#include "launcher.h"
 #include "ninja.h"
 #include "pipeline.h"
 #include "preflight.h"
@@ -11,9 +12,10 @@
 
 int main(int argc, char **argv) {
   struct opts o;
+  char **cmd = NULL;
   if (argc > 1 && !strcmp(argv[1], NINJA_AFTER_SPLIT))
     return ninja_after_split(argc, argv);
-  switch (cli_parse(&o, argc, argv)) {
+  switch (cli_parse(&o, argc, argv, &cmd)) {
   case CLI_HELP:
     cli_help();
     return 0;
@@ -21,6 +23,9 @@ int main(int argc, char **argv) {
     preflight_resolve(&o);
     cli_version(&o);
     return 0;
+  case CLI_LAUNCH:
+    launcher_setup(&o, cmd); /* or runs the compiler unchanged */
+    break;
   case CLI_RUN:
     break;
   }

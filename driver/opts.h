@@ -33,7 +33,15 @@ struct opts {
   char *mv_targets;       /* --mv-targets, ':'-separated for the pipeline text, or NULL */
   int presimplify;        /* --presimplify: simplify once what shards share (-O1..-O3 only) */
   const char *out;        /* -o */
-  const char *input;      /* the .bc or .ll module */
+  const char *input;      /* the .bc or .ll module (launcher: DIR/input.bc, the front end's) */
+  /* Compiler launcher (launcher.c): the front end writes the input, the user's compiler
+     compiles the shards. NULL in the other front ends. */
+  char **frontend;              /* the front-end step's argv without "-o FILE" (NULL-terminated) */
+  char **compile_cmd;           /* the compile command template: the user's compiler and the flags
+                                   each shard compile gets before "-c -x ir BC -o OBJ"; NULL: the
+                                   tools directory's clang, -O<l> and the manifest's target */
+  unsigned long long split_min; /* input below this many bytes of bitcode: one compile of it
+                                   with compile_cmd, no split (0: always split) */
 };
 
 void opts_init(struct opts *o);

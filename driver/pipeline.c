@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 /* Renames the complete output TMP onto OUT: the last step, after the reports, so that a run
    that fails leaves no OUT (an existing one untouched). */
@@ -50,6 +52,11 @@ static struct cache_key output_key(const struct opts *o) {
                    o->mv_targets ? o->mv_targets : "", opts_presimplifies(o));
   cache_hash_str(h, opts);
   free(opts);
+  if (o->compile_cmd) { /* launcher: the user's compiler and flags compile the shards */
+    cache_hash_tool(h, o->compile_cmd[0]);
+    for (char **w = o->compile_cmd; *w; w++)
+      cache_hash_str(h, *w);
+  }
   return cache_hasher_done(h);
 }
 
@@ -107,6 +114,57 @@ static void build_local(const struct opts *o, struct marks *t, struct cache_key 
   publish(tmp, o->out);
 }
 
+/* Runs ARGV with our stdout and stderr (a compiler's diagnostics come out as it prints them);
+   a failure exits with its status, 128 + the signal that killed it: it said why. */
+static void run_compiler(char **argv) {
+  int st;
+  pid_t pid = proc_spawn(argv, NULL);
+  while (proc_wait(&st) != pid)
+    ;
+  if (WIFSIGNALED(st))
+    exit(128 + WTERMSIG(st));
+  if (WEXITSTATUS(st))
+    exit(WEXITSTATUS(st));
+}
+
+/* Launcher: runs the front-end step into DIR/input.bc, the pipeline's input from then on. */
+static void frontend(struct opts *o) {
+  struct argv a = {0};
+  for (char **w = o->frontend; *w; w++)
+    av_push(&a, *w);
+  av_push(&a, "-o");
+  av_take(&a, work_path("input.bc"));
+  o->input = a.v[a.n - 1];
+  run_compiler(a.v);
+  if (o->verbose)
+    note("front end: '%s' written", o->input);
+}
+
+/* Launcher: when the front end's module is below one shard's worth (and --shards is not
+   given), compiles it with the user's compiler and flags in one job into OUT, as the compiler
+   alone would (the same bytes), and returns 1. */
+static int build_direct(const struct opts *o) {
+  struct stat st;
+  if (o->shards || stat(o->input, &st) < 0 || (unsigned long long)st.st_size >= o->split_min)
+    return 0;
+  if (o->verbose)
+    note("'%s' is %lld bytes, below %llu: one compile, no split", o->input, (long long)st.st_size,
+         o->split_min);
+  struct argv a = {0};
+  for (char **w = o->compile_cmd; *w; w++)
+    av_push(&a, *w);
+  char *tmp = work_tmp_name(o->out);
+  work_set_tmpout(tmp);
+  const char *tail[] = {"-c", "-x", "ir", o->input, "-o", tmp, NULL};
+  for (const char **t = tail; *t; t++)
+    av_push(&a, *t);
+  run_compiler(a.v);
+  publish(tmp, o->out);
+  av_free(&a);
+  free(tmp);
+  return 1;
+}
+
 /* Runs the pipeline O describes; returns the exit status (errors exit on their own). */
 int pipeline_run(struct opts *o) {
   preflight_resolve(o);
@@ -119,13 +177,20 @@ int pipeline_run(struct opts *o) {
   atexit(cleanup);
   js_init(o->verbose);
   preflight_check(o);
+  if (o->frontend) { /* the launcher's input is the front end's output, in the work dir */
+    work_init(o);
+    frontend(o);
+    if (build_direct(o))
+      return 0;
+  }
   struct cache_key key = {0};
   if (o->cache_dir && cache_open(o->cache_dir, o->cache_size, o->verbose) &&
       output_from_cache(o, &key)) {
     cache_trim();
     return 0;
   }
-  work_init(o);
+  if (!o->frontend)
+    work_init(o);
   struct marks t = {.start = now()};
   if (o->ninja) { /* the split runs here; ninja runs phases 2 and 3 */
     struct manifest m;

@@ -118,7 +118,8 @@ static void check_tools(const char *bindir) {
 /* Checks before any work that the input, the output directory, the tools and the plugin are
    usable, so that the common mistakes fail fast with a clear message; finds the launcher. */
 void preflight_check(struct opts *o) {
-  check_input(o->input);
+  if (!o->frontend) /* else the front end writes it */
+    check_input(o->input);
   check_writable(o->out);
   if (o->report)
     check_writable(o->report);

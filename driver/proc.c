@@ -133,14 +133,16 @@ void proc_init(int v) {
   verbose = v;
 }
 
-/* The child's side of a spawn: stdin /dev/null, stdout and stderr to LFD, FD (when >= 0) as
-   its fd 3; no signal blocked and the stop signals and SIGPIPE at their defaults. */
+/* The child's side of a spawn: stdin /dev/null, stdout and stderr to LFD (< 0: ours), FD (when >=
+   0) as its fd 3; no signal blocked and the stop signals and SIGPIPE at their defaults. */
 static void spawn_setup(posix_spawn_file_actions_t *fa, posix_spawnattr_t *at, int lfd, int fd) {
   sigset_t none, dfl;
   posix_spawn_file_actions_init(fa);
   posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(fa, lfd, 1);
-  posix_spawn_file_actions_adddup2(fa, lfd, 2);
+  if (lfd >= 0) {
+    posix_spawn_file_actions_adddup2(fa, lfd, 1);
+    posix_spawn_file_actions_adddup2(fa, lfd, 2);
+  }
   if (fd >= 0)
     posix_spawn_file_actions_adddup2(fa, fd, 3);
   sigemptyset(&none);
@@ -154,7 +156,8 @@ static void spawn_setup(posix_spawn_file_actions_t *fa, posix_spawnattr_t *at, i
 }
 
 /* Starts ARGV (argv[0] is a path; no shell) with stdin /dev/null, stdout and stderr to file
-   LOG and, when FD >= 0, FD as its file descriptor 3; returns its pid. */
+   LOG (NULL: ours, for a compiler's own diagnostics) and, when FD >= 0, FD as its file
+   descriptor 3; returns its pid. */
 pid_t proc_spawn_fd(char *const argv[], const char *log, int fd) {
   posix_spawn_file_actions_t fa;
   posix_spawnattr_t at;
@@ -163,8 +166,8 @@ pid_t proc_spawn_fd(char *const argv[], const char *log, int fd) {
     fprintf(stderr, "%s\n", s);
     free(s);
   }
-  int lfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (lfd < 0)
+  int lfd = log ? open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) : -1;
+  if (log && lfd < 0)
     die("cannot create '%s': %s", log, strerror(errno));
   spawn_setup(&fa, &at, lfd, fd);
 
@@ -172,7 +175,8 @@ pid_t proc_spawn_fd(char *const argv[], const char *log, int fd) {
   proc_block(1);
   if (got_sig) {
     proc_block(0);
-    close(lfd);
+    if (lfd >= 0)
+      close(lfd);
     proc_interrupt_point();
   }
   pid_t pid;
@@ -187,7 +191,8 @@ pid_t proc_spawn_fd(char *const argv[], const char *log, int fd) {
   proc_block(0);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&at);
-  close(lfd);
+  if (lfd >= 0)
+    close(lfd);
   if (err)
     die("cannot run '%s': %s", argv[0], strerror(err));
   return pid;
