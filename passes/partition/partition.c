@@ -90,38 +90,19 @@ static void adj_free(struct adj *a) {
   free(a->idx);
 }
 
-/* For qsort: the items the cheapest first, in index order among equals. */
-static const uint64_t *order_cost;
-static int by_cost(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  if (order_cost[x] != order_cost[y])
-    return order_cost[x] < order_cost[y] ? -1 : 1;
-  return x < y ? -1 : x > y;
-}
-
 void shard_cluster(const struct shard_graph *g, const uint8_t *mergeable, uint64_t cap,
                    uint32_t *parent) {
   struct adj in;
   uint64_t *gcost = calloc(g->n ? g->n : 1, sizeof *gcost);
-  uint32_t *order = malloc((g->n ? g->n : 1) * sizeof *order);
-  if (!gcost || !order || adj_build(g, 0, &in)) {
+  if (!gcost || adj_build(g, 0, &in)) {
     free(gcost);
-    free(order);
     return; /* clustering is an optimisation: without memory, skip it */
   }
   for (size_t i = 0; i < g->n; i++)
     gcost[shard_uf_find(parent, (uint32_t)i)] += g->cost[i];
-  /* The cheapest helpers first: where the cap binds, they are the ones that the serial
-   * inliner takes into their caller most surely (and a static constant table the code
-   * that indexes it). */
-  for (size_t i = 0; i < g->n; i++)
-    order[i] = (uint32_t)i;
-  order_cost = g->cost;
-  qsort(order, g->n, sizeof *order, by_cost);
   for (int changed = 1; changed;) {
     changed = 0;
-    for (size_t k0 = 0; k0 < g->n; k0++) {
-      size_t i = order[k0];
+    for (size_t i = 0; i < g->n; i++) {
       if (!mergeable[i])
         continue;
       uint32_t self = shard_uf_find(parent, (uint32_t)i), other = UINT32_MAX;
@@ -145,7 +126,6 @@ void shard_cluster(const struct shard_graph *g, const uint8_t *mergeable, uint64
   }
   adj_free(&in);
   free(gcost);
-  free(order);
 }
 
 uint64_t shard_cut(const struct shard_graph *g, const unsigned *shard) {

@@ -35,8 +35,7 @@ struct shard_graph {
 
 /* Call-graph clustering: joins every item with mergeable[i] set whose referrers all lie in
  * one other group into that group (a static helper with one caller goes with its caller),
- * as long as the joined group costs at most cap, the cheapest items first (where the cap
- * binds, the helpers the inliner most surely takes). Repeats until nothing changes. parent[]
+ * as long as the joined group costs at most cap. Repeats until nothing changes. parent[]
  * is the union-find of shard_uf_* over the n items and may already hold groups. */
 void shard_cluster(const struct shard_graph *g, const uint8_t *mergeable, uint64_t cap,
                    uint32_t *parent);
