@@ -317,6 +317,21 @@ std::vector<uint32_t> placeByGraph(Groups &G, ArrayRef<uint64_t> Cost, const Ref
   return GroupOf;
 }
 
+/// The largest cluster: a shard's share, or the largest inseparable group (a function
+/// bigger than a share: the interpreter loop of a virtual machine) with half a share
+/// of helpers. The serial inliner takes a static helper into its only caller however
+/// big the caller is; left in another shard, the helper stays a call (and its callers'
+/// hot paths slower). Groups still stay within about 1.5 shares, so balance remains
+/// possible.
+uint64_t clusterCap(Groups &G, ArrayRef<uint64_t> Cost, uint64_t Total, unsigned NumShards) {
+  std::vector<uint64_t> GroupCost(Cost.size() + 1); // + the asm node
+  uint64_t Largest = 0;
+  for (size_t I = 0; I < Cost.size(); ++I)
+    Largest = std::max(Largest, GroupCost[G.find(I)] += Cost[I]);
+  uint64_t Share = Total / NumShards;
+  return std::max(Share, Largest + Share / 2);
+}
+
 } // namespace
 
 PreservedAnalyses ShardPartitionPass::run(Module &M, ModuleAnalysisManager &) {
@@ -332,14 +347,14 @@ PreservedAnalyses ShardPartitionPass::run(Module &M, ModuleAnalysisManager &) {
 
   // Cluster: a local whose referrers all sit in one group joins it (a static
   // helper with its only caller), so the optimiser sees them together as in a
-  // serial build. Groups stay under half a shard so that balance remains possible.
+  // serial build (clusterCap bounds the clusters).
   RefGraph R = buildRefGraph(G);
   shard_graph Item{N, R.From.size(), Cost.data(), R.From.data(), R.To.data(), R.W.data()};
   std::vector<uint8_t> Mergeable(N);
   uint32_t AsmRoot = G.find(G.Asm);
   for (size_t I = 0; I < N; ++I)
     Mergeable[I] = G.Nodes[I]->hasLocalLinkage() && G.find(I) != AsmRoot;
-  shard_cluster(&Item, Mergeable.data(), Total / NumShards / 2, G.Parent.data());
+  shard_cluster(&Item, Mergeable.data(), clusterCap(G, Cost, Total, NumShards), G.Parent.data());
 
   std::vector<uint32_t> Roots;
   for (uint32_t I = 0; I < N; ++I)

@@ -1,6 +1,6 @@
 ; shard-partition clusters: a local whose referrers all sit in one group joins that group
 ; (a static helper goes with its only caller, transitively, and an internal variable with
-; the only code that uses it), while the cluster stays under half a shard's share. A local
+; the only code that uses it), within a bound (cluster-cap.ll). A local
 ; with referrers in two groups (@shared) stays on its own and goes where it shares the most
 ; references (a tie here: the lighter shard). The plan reports the weight of cut references.
 ; RUN: %opt-shard -passes='shard-partition<shards=2;place=graph>,print<shard-plan>' -disable-output %s 2>&1 | FileCheck %s

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Attribute a code-quality difference between two builds of one module (serial clang, shard) to functions.
+
+  bench/attribute.py profile BASE.callgrind NEW.callgrind [--top N] [--fold-clones]
+  bench/attribute.py size BASE.o NEW.o [--top N] [--fold-clones] [--llvm-bindir DIR]
+  bench/attribute.py summary BASE.callgrind NEW.callgrind BASE.o NEW.o [--llvm-bindir DIR]
+
+profile: per function, self instructions (callgrind's Ir, the calls' inclusive costs left out) in each
+  profile (`valgrind --tool=callgrind --callgrind-out-file=F PROGRAM`), their difference and ratio, sorted
+  by |difference|, with the totals. Several functions of one name (the private copies that each shard
+  holds of a small static function) are summed.
+size: per section (`llvm-size -A`, the sections of one name summed) and per function (the sizes of the
+  defined function symbols, `llvm-nm -S`), bytes in each object and their difference, sorted by
+  |difference|; then the Berkeley text column (`llvm-size`: code and read-only data) of each.
+summary: one line: instructions ratio (NEW/BASE) and text-column ratio.
+
+Names are folded back to the input's names before comparing: a promoted local `NAME.shard.<hash>` is NAME
+(the driver already renames them back after linking; a shard's own object still has them), and a private
+global renamed after its referrer (`.str.sqlite3VdbeExec.3`) is `.str.*`. With --fold-clones the suffixes
+that the optimiser adds to a function's clones (`.constprop.N`, `.specialized.N`, `.isra.N`, `.part.N`,
+`.cold`, `.llvm.N`) are folded too, so a function that one build specialises and the other does not shows
+as one line. Python 3 standard library only.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+SHARD_RE = re.compile(r"\.shard\.[0-9a-f]+")
+PRIVATE_RE = re.compile(r"^(\.[A-Za-z_]+)\..*$")
+CLONE_RE = re.compile(r"(\.(constprop|specialized|isra|part|cold|llvm|argelim|lto_priv)(\.\d+)?)+$")
+
+
+def fold(name, clones):
+    name = SHARD_RE.sub("", name)
+    m = PRIVATE_RE.match(name)
+    if m:
+        return m.group(1) + ".*"
+    if clones:
+        name = CLONE_RE.sub("", name)
+    return name
+
+
+def read_callgrind(path, clones):
+    """Self Ir per folded function name, and the profile's total."""
+    names = {}  # compressed id -> name, for fn= / cfn=
+    cost = {}
+    events = ["Ir"]
+    npos = 1
+    current = None
+    skip_next = False
+    total = None
+    with open(path, errors="replace") as f:
+        for line in f:
+            if not line or line[0] == "#":
+                continue
+            c = line[0]
+            if c.isdigit() or c in "+-*":
+                if skip_next:  # the inclusive cost of a call: not the caller's own
+                    skip_next = False
+                    continue
+                parts = line.split()
+                if current is not None and len(parts) > npos:
+                    cost[current] = cost.get(current, 0) + int(parts[npos])
+                continue
+            key, _, value = line.rstrip("\n").partition("=")
+            if key == "fn":
+                current = fold(resolve(names, value), clones)
+            elif key == "cfn":
+                resolve(names, value)
+            elif key == "calls":
+                skip_next = True
+            elif line.startswith("events:"):
+                events = line.split()[1:]
+            elif line.startswith("positions:"):
+                npos = len(line.split()) - 1
+            elif line.startswith("summary:") or line.startswith("totals:"):
+                total = int(line.split()[1])
+    if events[0] != "Ir":
+        sys.exit(f"attribute: {path}: the first event is {events[0]}, not Ir")
+    if total is None:
+        total = sum(cost.values())
+    return cost, total
+
+
+def resolve(names, value):
+    m = re.match(r"\((\d+)\)(?: (.*))?$", value)
+    if not m:
+        return value
+    if m.group(2) is not None:
+        names[m.group(1)] = m.group(2)
+    return names.get(m.group(1), value)
+
+
+def tool(bindir, name):
+    if bindir:
+        return os.path.join(bindir, name)
+    for d in ("/usr/lib/llvm-22/bin", "/usr/lib/llvm-19/bin"):
+        if os.path.exists(os.path.join(d, name)):
+            return os.path.join(d, name)
+    return name
+
+
+def run(cmd):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+def sections(obj, bindir):
+    out = {}
+    for line in run([tool(bindir, "llvm-size"), "-A", obj]).splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1].isdigit() and parts[0] != "Total":
+            out[parts[0]] = out.get(parts[0], 0) + int(parts[1])
+    return out
+
+
+def text_column(obj, bindir):
+    lines = run([tool(bindir, "llvm-size"), obj]).splitlines()
+    return int(lines[1].split()[0])
+
+
+def functions(obj, bindir, clones):
+    out = {}
+    for line in run([tool(bindir, "llvm-nm"), "-S", "--defined-only", obj]).splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[2] in "tTwW":
+            name = fold(parts[3], clones)
+            out[name] = out.get(name, 0) + int(parts[1], 16)
+    return out
+
+
+def table(title, base, new, top, total_base=None, total_new=None):
+    rows = [(n, base.get(n, 0), new.get(n, 0)) for n in set(base) | set(new)]
+    rows = [r for r in rows if r[1] != r[2]]
+    rows.sort(key=lambda r: (-abs(r[2] - r[1]), r[0]))
+    tb = sum(base.values()) if total_base is None else total_base
+    tn = sum(new.values()) if total_new is None else total_new
+    diff = tn - tb
+    print(f"## {title}: base {tb:,}, new {tn:,}, difference {diff:+,} ({ratio(tn, tb)})")
+    print(f"{'difference':>14} {'share':>7} {'base':>14} {'new':>14} {'ratio':>8}  name")
+    for name, b, n in rows[:top]:
+        share = f"{(n - b) * 100 / diff:+.1f}%" if diff else "-"
+        print(f"{n - b:>+14,} {share:>7} {b:>14,} {n:>14,} {ratio(n, b):>8}  {name}")
+    rest = rows[top:]
+    if rest:
+        r = sum(n - b for _, b, n in rest)
+        print(f"{r:>+14,} {'':>7} {'':>14} {'':>14} {'':>8}  ({len(rest)} more)")
+    print()
+
+
+def ratio(n, b):
+    return f"{n / b:.4f}x" if b else "new"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("mode", choices=["profile", "size", "summary"])
+    p.add_argument("files", nargs="+")
+    p.add_argument("--top", type=int, default=25)
+    p.add_argument("--fold-clones", action="store_true")
+    p.add_argument("--llvm-bindir", default=None)
+    a = p.parse_args()
+    need = {"profile": 2, "size": 2, "summary": 4}[a.mode]
+    if len(a.files) != need:
+        p.error(f"{a.mode} takes {need} files")
+    if a.mode == "profile":
+        (cb, tb), (cn, tn) = (read_callgrind(f, a.fold_clones) for f in a.files)
+        table("self instructions per function", cb, cn, a.top, tb, tn)
+    elif a.mode == "size":
+        b, n = a.files
+        table("bytes per section", sections(b, a.llvm_bindir), sections(n, a.llvm_bindir), a.top)
+        fb, fn = (functions(f, a.llvm_bindir, a.fold_clones) for f in (b, n))
+        table("code bytes per function", fb, fn, a.top)
+        tb, tn = text_column(b, a.llvm_bindir), text_column(n, a.llvm_bindir)
+        print(f"size text column: base {tb:,}, new {tn:,} ({ratio(tn, tb)})")
+    else:
+        _, tb = read_callgrind(a.files[0], False)
+        _, tn = read_callgrind(a.files[1], False)
+        sb, sn = (text_column(f, a.llvm_bindir) for f in a.files[2:])
+        xb = sections(a.files[2], a.llvm_bindir).get(".text", 0)
+        xn = sections(a.files[3], a.llvm_bindir).get(".text", 0)
+        print(f"instructions {tb:,} -> {tn:,} = {ratio(tn, tb)}; .text {xb:,} -> {xn:,} = {ratio(xn, xb)}; "
+              f"size text {sb:,} -> {sn:,} = {ratio(sn, sb)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Code quality of a shard build against the serial one, attributed to functions and sections.
+#
+#   bench/quality.sh --input IR.bc [--shards N] [--presimplify] [--shard-args 'ARGS'] [--out DIR]
+#                    [--build DIR] [--libs 'LIBS'] [--no-workload] [--top N] [--fold-clones]
+#
+# Builds IR.bc (pre-optimisation IR: `clang -O2 -Xclang -disable-llvm-passes -emit-llvm -c`) twice:
+#   serial  clang -O2 -c IR.bc -o OUT/serial.o     (kept, and reused while IR.bc and clang are the same)
+#   shard   BUILD/bin/shard -j2 -O2 --no-cache [--shards N] [--presimplify] [ARGS] -o OUT/shard.o IR.bc
+#           (with --keep-temps OUT/temps: the shards' bitcode and objects stay for a closer look)
+# then, unless --no-workload, links bench/workload.c with each (sqlite3.h from bench/fetch-sqlite.sh's
+# cache, LIBS default '-lm -lpthread -ldl'), checks that both print the same, and profiles both with
+# `valgrind --tool=callgrind` (OUT/serial.callgrind, OUT/shard.callgrind). It prints
+#   - the summary line: workload instructions, .text and `size`'s text column, shard against serial;
+#   - bench/attribute.py profile: self instructions per function, sorted by |difference|;
+#   - bench/attribute.py size: bytes per section and per function.
+# Everything also goes to OUT/report.txt (OUT default build/quality). One compile at a time.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+
+INPUT= SHARDS= PRE=0 ARGS= OUT=$root/build/quality BUILD=$root/build LIBS='-lm -lpthread -ldl'
+WORKLOAD=1 TOP=25 CLONES=
+while (($#)); do
+  case $1 in
+    --input) INPUT=$2; shift ;;
+    --shards) SHARDS=$2; shift ;;
+    --presimplify) PRE=1 ;;
+    --shard-args) ARGS=$2; shift ;;
+    --out) OUT=$2; shift ;;
+    --build) BUILD=$2; shift ;;
+    --libs) LIBS=$2; shift ;;
+    --no-workload) WORKLOAD=0 ;;
+    --top) TOP=$2; shift ;;
+    --fold-clones) CLONES=--fold-clones ;;
+    -h | --help) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "quality: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+[[ -n $INPUT && -f $INPUT ]] || { echo "quality: --input IR.bc is required" >&2; exit 2; }
+BUILD=$(cd "$BUILD" && pwd)
+BINDIR=$(sed -n 's/^SHARD_LLVM_BINDIR:INTERNAL=//p' "$BUILD/CMakeCache.txt")
+CLANG=$BINDIR/clang
+mkdir -p "$OUT"
+log() { echo "quality: $*" >&2; }
+
+# Serial: reused while the input and the compiler are the same.
+key=$( (sha256sum <"$INPUT"; "$CLANG" --version | head -1) | sha256sum | cut -c1-16)
+if [[ ! -f $OUT/serial.o || $(cat "$OUT/serial.key" 2>/dev/null) != "$key" ]]; then
+  log "serial: clang -O2 -c"
+  rm -f "$OUT/serial.callgrind" "$OUT/serial.key"
+  /usr/bin/time -f '%e' -o "$OUT/serial.time" "$CLANG" -O2 -c "$INPUT" -o "$OUT/serial.o"
+  echo "$key" >"$OUT/serial.key"
+fi
+
+sargs=(-j2 -O2 --no-cache -v --keep-temps "$OUT/temps")
+[[ -z $SHARDS ]] || sargs+=(--shards "$SHARDS")
+[[ $PRE == 0 ]] || sargs+=(--presimplify)
+# shellcheck disable=SC2206
+[[ -z $ARGS ]] || sargs+=($ARGS)
+log "shard: ${sargs[*]}"
+rm -rf "$OUT/temps"
+/usr/bin/time -f '%e' -o "$OUT/shard.time" "$BUILD/bin/shard" "${sargs[@]}" -o "$OUT/shard.o" "$INPUT" \
+  2>"$OUT/shard.log"
+
+py() { python3 "$here/attribute.py" "$@" --llvm-bindir "$BINDIR"; }
+{
+  echo "# $(basename "$INPUT"): shard ${sargs[*]} against clang -O2 -c"
+  echo "wall: serial $(cat "$OUT/serial.time") s, shard $(cat "$OUT/shard.time") s"
+  grep -iE 'phase|split' "$OUT/shard.log" | head -5 || true
+  if [[ $WORKLOAD == 1 ]]; then
+    inc=$(dirname "$("$here/fetch-sqlite.sh" --cached)")
+    "$CLANG" -O2 -I"$inc" -c "$here/workload.c" -o "$OUT/workload.o"
+    for b in serial shard; do
+      # shellcheck disable=SC2086
+      "$CLANG" "$OUT/workload.o" "$OUT/$b.o" $LIBS -o "$OUT/workload-$b"
+      if [[ $b == shard || ! -f $OUT/serial.callgrind ]]; then
+        log "$b: callgrind"
+        valgrind --tool=callgrind --callgrind-out-file="$OUT/$b.callgrind" "$OUT/workload-$b" \
+          >"$OUT/$b.out" 2>"$OUT/$b.valgrind.log"
+      else
+        "$OUT/workload-$b" >"$OUT/$b.out"
+      fi
+    done
+    cmp -s "$OUT/serial.out" "$OUT/shard.out" && echo "workload output: same" ||
+      echo "workload output: DIFFERENT"
+    py summary "$OUT/serial.callgrind" "$OUT/shard.callgrind" "$OUT/serial.o" "$OUT/shard.o"
+    echo
+    py profile "$OUT/serial.callgrind" "$OUT/shard.callgrind" --top "$TOP" $CLONES
+  fi
+  py size "$OUT/serial.o" "$OUT/shard.o" --top "$TOP" $CLONES
+} | tee "$OUT/report.txt"
