@@ -39,48 +39,18 @@ static const char *reloc_flag(enum reloc r) {
   return r == RELOC_PIE ? "-fPIE" : r == RELOC_PIC ? "-fPIC" : "-fno-pic";
 }
 
-/* Phase 2, one shard, as a compiler launcher: the user's compiler and flags (the template)
-   -c -x ir BC -o OBJ; they carry the target, -O level and relocation model. -Qunused-arguments:
-   the template's flags that only the front end uses must not fail a -Werror build. */
-static void cmd_template(struct argv *a, const struct opts *o, const char *bc, const char *obj) {
-  for (char **w = o->compile_cmd; *w; w++)
-    av_push(a, *w);
+/* Phase 2, the input and output of a shard compile: -c -x ir BC -o OBJ. */
+static void ir_args(struct argv *a, const char *bc, const char *obj) {
   av_push(a, "-c");
   av_push(a, "-x");
   av_push(a, "ir");
   av_push(a, bc);
   av_push(a, "-o");
   av_push(a, obj);
-  if (opts_presimplifies(o))
-    av_pushf(a, "-fpass-plugin=%s", o->plugin);
-  av_push(a, "-fno-addrsig");
-  av_push(a, "-fno-crash-diagnostics");
-  av_push(a, "-Qunused-arguments");
 }
 
-/* Phase 2, one shard: [launcher] clang -O<l> -c -x ir BC -o OBJ. The target comes from the
-   manifest's triple (clang would otherwise override the module's with its default); CPU and
-   features are not passed: every function carries its target-cpu and target-features
-   attributes. */
-void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m, const char *bc,
-                 const char *obj) {
-  for (char **w = o->launcher; w && *w; w++)
-    av_push(a, *w);
-  if (o->compile_cmd) {
-    cmd_template(a, o, bc, obj);
-    return;
-  }
-  av_pushf(a, "%s/clang", o->bindir);
-  if (m->triple)
-    av_pushf(a, "--target=%s", m->triple);
-  av_pushf(a, "-O%d", o->olevel);
-  av_push(a, "-c");
-  av_push(a, "-x");
-  av_push(a, "ir");
-  av_push(a, bc);
-  av_push(a, "-o");
-  av_push(a, obj);
-  av_push(a, reloc_flag(m->reloc));
+/* Phase 2, the flags every shard compile gets after its own. */
+static void shard_flags(struct argv *a, const struct opts *o) {
   /* The plugin has the simplification pipeline skip the functions the split simplified. */
   if (opts_presimplifies(o))
     av_pushf(a, "-fpass-plugin=%s", o->plugin);
@@ -90,6 +60,33 @@ void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m,
   /* A crash would otherwise leave a reproducer (a copy of the shard) in $TMPDIR; the shard
      itself is the reproducer (--keep-temps keeps it, -v shows the command). */
   av_push(a, "-fno-crash-diagnostics");
+}
+
+/* Phase 2, one shard: [launcher] clang -O<l> -c -x ir BC -o OBJ, or as a compiler launcher the
+   user's compiler and flags (the template, which carries the target, -O level and relocation
+   model) in place of clang -O<l>. Without a template the target comes from the manifest's
+   triple (clang would otherwise override the module's with its default); CPU and features are
+   not passed: every function carries its target-cpu and target-features attributes. */
+void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m, const char *bc,
+                 const char *obj) {
+  for (char **w = o->launcher; w && *w; w++)
+    av_push(a, *w);
+  if (o->compile_cmd) {
+    for (char **w = o->compile_cmd; *w; w++)
+      av_push(a, *w);
+    ir_args(a, bc, obj);
+    shard_flags(a, o);
+    /* The template's flags that only the front end uses must not fail a -Werror build. */
+    av_push(a, "-Qunused-arguments");
+    return;
+  }
+  av_pushf(a, "%s/clang", o->bindir);
+  if (m->triple)
+    av_pushf(a, "--target=%s", m->triple);
+  av_pushf(a, "-O%d", o->olevel);
+  ir_args(a, bc, obj);
+  av_push(a, reloc_flag(m->reloc));
+  shard_flags(a, o);
 }
 
 /* Phase 3, link: ld.lld -r OBJS (NULL-terminated) -o OUT. */
