@@ -339,6 +339,7 @@ static void describe(struct opts *o, const struct cmdline *c, const char *path) 
   o->compile_cmd = tp.v;
   o->olevel = c->olevel;
   o->split_min = LAUNCHER_SPLIT_MIN;
+  o->one_shard_input = !o->mv_targets; /* multiversioning changes the code on purpose */
 }
 
 /* The path of program NAME as exec would find it in $PATH, or NULL. */
