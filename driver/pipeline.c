@@ -6,6 +6,7 @@
 #define _XOPEN_SOURCE 700
 #include "pipeline.h"
 #include "cache.h"
+#include "diag.h"
 #include "job.h"
 #include "jobserver.h"
 #include "local.h"
@@ -125,7 +126,16 @@ static void compile_input(const struct opts *o, const struct cache_key *key) {
   const char *tail[] = {"-c", "-x", "ir", o->input, "-o", tmp, NULL};
   for (const char **t = tail; *t; t++)
     av_push(&a, *t);
-  run_compiler(a.v);
+  char *log = work_path("input.clang.log");
+  int st;
+  pid_t pid = proc_spawn(a.v, log);
+  while (proc_wait(&st) != pid)
+    ;
+  diag_add_file(log);
+  diag_flush();
+  free(log);
+  if (st)
+    exit(WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st));
   if (key && cache_on())
     cache_put(*key, tmp);
   publish(tmp, o->out);
@@ -138,6 +148,15 @@ static void compile_input(const struct opts *o, const struct cache_key *key) {
 static void build_local(const struct opts *o, struct marks *t, struct cache_key key) {
   struct manifest m;
   int jobs = local_build(&m, o, t, 1);
+  for (size_t i = 0; jobs >= 0 && o->compile_cmd && i < m.npromos; i++)
+    if (m.promos[i].old)
+      diag_rename(m.promos[i].new, m.promos[i].old);
+  for (int k = 0; jobs >= 0 && o->compile_cmd && k < m.nshards; k++) { /* launcher */
+    char *log = shard_file(work_dir(), k, ".clang.log");
+    diag_add_file(log);
+    free(log);
+  }
+  diag_flush();
   if (jobs < 0) { /* launcher: the plan has one shard */
     if (o->verbose)
       note("the plan of '%s' has one shard (%llu cost): one compile, no split", o->input,
