@@ -2,8 +2,8 @@
    diagnostic as "warning: FILE:L:C: TEXT" (its location from the module's debug locations, or
    "<unknown>:0:0"), where the compiler from the source prints "FILE:L:C: warning: TEXT": the
    logs are read in shard order, each diagnostic kept once (a function several shards hold is
-   reported by each), the location put first, a promoted symbol named as in the object, and one "N warnings generated." line at the end
-   with the number of distinct warnings. */
+   reported by each), the location put first, a promoted symbol named as in the object, and one "N
+   warnings generated." line at the end with the number of distinct warnings. */
 #define _XOPEN_SOURCE 700
 #include "diag.h"
 
