@@ -143,20 +143,26 @@ static void compile_input(const struct opts *o, const struct cache_key *key) {
   free(tmp);
 }
 
-/* Runs the three phases with the local executor, then writes the reports and OUT (and
-   stores OUT in the cache under KEY). */
-static void build_local(const struct opts *o, struct marks *t, struct cache_key key) {
-  struct manifest m;
-  int jobs = local_build(&m, o, t, 1);
-  for (size_t i = 0; jobs >= 0 && o->compile_cmd && i < m.npromos; i++)
-    if (m.promos[i].old)
-      diag_rename(m.promos[i].new, m.promos[i].old);
-  for (int k = 0; jobs >= 0 && o->compile_cmd && k < m.nshards; k++) { /* launcher */
+/* Launcher: prints the backend diagnostics of M's shard compiles (their logs) once each. */
+static void shard_diagnostics(const struct manifest *m) {
+  for (size_t i = 0; i < m->npromos; i++)
+    if (m->promos[i].old)
+      diag_rename(m->promos[i].new, m->promos[i].old);
+  for (int k = 0; k < m->nshards; k++) {
     char *log = shard_file(work_dir(), k, ".clang.log");
     diag_add_file(log);
     free(log);
   }
   diag_flush();
+}
+
+/* Runs the three phases with the local executor, then writes the reports and OUT (and
+   stores OUT in the cache under KEY). */
+static void build_local(const struct opts *o, struct marks *t, struct cache_key key) {
+  struct manifest m;
+  int jobs = local_build(&m, o, t, 1);
+  if (jobs >= 0 && o->compile_cmd)
+    shard_diagnostics(&m);
   if (jobs < 0) { /* launcher: the plan has one shard */
     if (o->verbose)
       note("the plan of '%s' has one shard (%llu cost): one compile, no split", o->input,
