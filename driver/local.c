@@ -136,7 +136,8 @@ struct build {
   int tty;                     /* show the progress line */
   unsigned long long max, mem; /* --max-mem and the predicted memory of the running jobs */
   int have_manifest;
-  int one; /* the plan has one shard and O->one_shard_input: the split stops, nothing compiles */
+  /* The plan has one shard and O->one_shard_input: the split stops, nothing compiles. */
+  int one;
   char *seen;           /* per shard: written (notified or the split ended) */
   int *early, nearly;   /* shard numbers notified before the manifest */
   struct shard **ready; /* written, not in the cache, not started; the largest last */
