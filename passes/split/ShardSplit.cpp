@@ -101,6 +101,7 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     placeShard(L, Opts.Limits, S, Placed[S]);
   if (Opts.Presimplify)
     presimplifyShared(M, L, Opts.Limits, Placed, {Opts.Presimplify, Opts.Threads, Opts.Verify});
+  sinkSingleShardLocals(L, Placed);
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
   keepAlive(L, P->NumShards, Placed);
 
