@@ -99,9 +99,9 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   std::vector<std::vector<uint8_t>> Placed(P->NumShards);
   for (unsigned S = 0; S < P->NumShards; ++S)
     placeShard(L, Opts.Limits, S, Placed[S]);
+  sinkSingleShardLocals(L, Placed);
   if (Opts.Presimplify)
     presimplifyShared(M, L, Opts.Limits, Placed, {Opts.Presimplify, Opts.Threads, Opts.Verify});
-  sinkSingleShardLocals(L, Placed);
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
   keepAlive(L, P->NumShards, Placed);
 
