@@ -14,14 +14,15 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 
-INPUT= COUNTS="$(seq -s ' ' 2 16) 20 24 32 40 48 56 64" OUT=$root/build/sweep QARGS=()
+INPUT= BUILD= COUNTS="$(seq -s ' ' 2 16) 20 24 32 40 48 56 64" OUT=$root/build/sweep QARGS=()
 while (($#)); do
   case $1 in
     --input) INPUT=$2; shift ;;
     --counts) COUNTS=$2; shift ;;
     --out) OUT=$2; shift ;;
     --presimplify | --no-workload) QARGS+=("$1") ;;
-    --build | --shard-args) QARGS+=("$1" "$2"); shift ;;
+    --build) BUILD=$2; QARGS+=("$1" "$2"); shift ;;
+    --shard-args) QARGS+=("$1" "$2"); shift ;;
     -h | --help) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "sweep: unknown option $1" >&2; exit 2 ;;
   esac
@@ -31,8 +32,19 @@ done
 mkdir -p "$OUT/serial"
 [[ -f $OUT/sweep.tsv ]] || printf 'shards\tinstructions\ttext\tsize_text\tphase1_s\ttotal_s\n' >"$OUT/sweep.tsv"
 
-# ratio NAME FILE: the ratio quality.sh's summary line gives for NAME (instructions, .text, size text).
-ratio() { grep -o "$1 [0-9,]* -> [0-9,]* = [0-9.]*x" "$2" | head -1 | sed 's/.*= //; s/x$//'; }
+BINDIR=$(sed -n 's/^SHARD_LLVM_BINDIR:INTERNAL=//p' "${BUILD:-$root/build}/CMakeCache.txt")
+# ratio FILE: the workload instruction ratio of quality.sh's summary line.
+ratio() { grep -o "instructions [0-9,]* -> [0-9,]* = [0-9.]*x" "$1" | head -1 | sed 's/.*= //; s/x$//'; }
+# bytes WHAT OBJ: the object's .text section or `size`'s text column.
+bytes() {
+  if [[ $1 == .text ]]; then
+    "$BINDIR/llvm-size" -A "$2" | awk '$1 == ".text" { print $2 }'
+  else
+    "$BINDIR/llvm-size" "$2" | awk 'NR == 2 { print $1 }'
+  fi
+}
+# of WHAT DIR: shard against serial, to 4 decimals.
+of() { awk -v a="$(bytes "$1" "$2/serial.o")" -v b="$(bytes "$1" "$2/shard.o")" 'BEGIN { printf "%.4f", b / a }'; }
 
 for n in $COUNTS; do
   d=$OUT/$n
@@ -48,8 +60,9 @@ for n in $COUNTS; do
   r=$d/report.txt
   p1=$(grep -o 'phase 1 (split): [0-9.]* s' "$r" | grep -o '[0-9.]* s' | cut -d' ' -f1 || true)
   tot=$(grep -o 'total [0-9.]* s' "$r" | grep -o '[0-9.]*' || true)
-  line=$(printf '%s\t%s\t%s\t%s\t%s\t%s' "$n" "$(ratio instructions "$r" || true)" \
-    "$(ratio .text "$r" || true)" "$(ratio 'size text' "$r" || true)" "${p1:--}" "${tot:--}")
+  ins=$(ratio "$r" || true)
+  line=$(printf '%s\t%s\t%s\t%s\t%s\t%s' "$n" "${ins:--}" "$(of .text "$d")" "$(of text "$d")" \
+    "${p1:--}" "${tot:--}")
   echo "$line" >>"$OUT/sweep.tsv"
   echo "$line"
 done
