@@ -1,4 +1,4 @@
-; A local function that one shard imports and no other shard refers to (its owner
+; shard-split<sink-locals> (off by default: docs/measurements.md, Code quality): a local function that one shard imports and no other shard refers to (its owner
 ; included) becomes a private copy in that shard instead of a promoted symbol: its
 ; inliner sees a static with its every caller, as the serial build's does, and the
 ; owner's copy is left unused (dropped there). A local referred to from two shards is
@@ -9,7 +9,7 @@
 ; share shard 5. @helper is called from @b only, @shared from @b and @c.
 ;
 ; RUN: rm -rf %t && mkdir %t
-; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,print<shard-plan>,shard-split<dir=%t>' \
+; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,print<shard-plan>,shard-split<dir=%t;sink-locals>' \
 ; RUN:   -disable-output %s 2>&1 | FileCheck --check-prefix=PLAN %s
 ; RUN: llvm-dis %t/shard.3.bc -o - | FileCheck --check-prefix=S3 --implicit-check-not=define %s
 ; RUN: llvm-dis %t/shard.4.bc -o - | FileCheck --check-prefix=S4 --implicit-check-not=define %s
@@ -17,6 +17,13 @@
 ; RUN: opt -passes=verify -disable-output %t/shard.3.bc
 ; RUN: opt -passes=verify -disable-output %t/shard.5.bc
 ; RUN: FileCheck --check-prefix=MAN --implicit-check-not=promoted %s < %t/manifest
+; Without sink-locals, @helper is imported into shard 3 and promoted in its owner.
+; RUN: rm -rf %t.off && mkdir %t.off
+; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,shard-split<dir=%t.off>' -disable-output %s
+; RUN: llvm-dis %t.off/shard.3.bc -o - | FileCheck --check-prefix=OFF %s
+; RUN: %opt-shard -passes='shard-split<dir=%t;sink-locals>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s
+; PIPE: shard-split<dir={{.*}};sink-locals>
+; OFF: define available_externally hidden i32 @helper.shard.{{[0-9a-f]+}}(
 
 ; PLAN:      shard 3: cost=100 functions=1 globals=1
 ; PLAN-NEXT:   @b function cost=100 global
