@@ -197,7 +197,11 @@ bool compile(const shard_engine_compile_opts &O, StringRef BC, clang::Diagnostic
   clang::CompilerInstance CI;
   CI.setInvocation(Inv);
 #endif
+#if LLVM_VERSION_MAJOR >= 21
+  CI.setDiagnostics(IntrusiveRefCntPtr<clang::DiagnosticsEngine>(&Diags));
+#else
   CI.setDiagnostics(&Diags);
+#endif
   if (!CI.createTarget())
     return false;
   clang::CodeGenOptions &CG = CI.getCodeGenOpts();
@@ -275,12 +279,15 @@ extern "C" int shard_engine_compile(const struct shard_engine_compile_opts *o, c
   clang::DiagnosticOptions DOpts;
 #if LLVM_VERSION_MAJOR >= 21
   auto *Printer = new clang::TextDiagnosticPrinter(LOS, DOpts);
-  clang::DiagnosticsEngine Diags(new clang::DiagnosticIDs(), DOpts, Printer);
+  IntrusiveRefCntPtr<clang::DiagnosticsEngine> DiagsP(
+      new clang::DiagnosticsEngine(new clang::DiagnosticIDs(), DOpts, Printer));
 #else
   IntrusiveRefCntPtr<clang::DiagnosticOptions> DOptsP(new clang::DiagnosticOptions());
   auto *Printer = new clang::TextDiagnosticPrinter(LOS, DOptsP.get());
-  clang::DiagnosticsEngine Diags(new clang::DiagnosticIDs(), DOptsP, Printer);
+  IntrusiveRefCntPtr<clang::DiagnosticsEngine> DiagsP(
+      new clang::DiagnosticsEngine(new clang::DiagnosticIDs(), DOptsP, Printer));
 #endif
+  clang::DiagnosticsEngine &Diags = *DiagsP;
   if (o->argc < 1) {
     setLog(log, "shard_engine_compile: empty argv");
     return 1;
