@@ -221,11 +221,18 @@ bool compile(const shard_engine_compile_opts &O, StringRef BC, clang::Diagnostic
   std::string VerifierErr;
   raw_string_ostream VOS(VerifierErr);
   if (verifyModule(*M, &VOS)) {
-    Diags.Report(clang::diag::err_invalid_llvm_ir) << VerifierErr;
+    Diags.Report(Diags.getCustomDiagID(clang::DiagnosticsEngine::Error,
+                                       "invalid LLVM IR input: %0"))
+        << VerifierErr;
     return false;
   }
   const clang::TargetOptions &TO = CI.getTargetOpts();
-  if (M->getTargetTriple().str() != TO.Triple) {
+#if LLVM_VERSION_MAJOR >= 21
+  const std::string &ModuleTriple = M->getTargetTriple().str();
+#else
+  const std::string &ModuleTriple = M->getTargetTriple();
+#endif
+  if (ModuleTriple != TO.Triple) {
     Diags.Report(clang::SourceLocation(), clang::diag::warn_fe_override_module) << TO.Triple;
 #if LLVM_VERSION_MAJOR >= 21
     M->setTargetTriple(Triple(TO.Triple));
