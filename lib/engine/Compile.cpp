@@ -26,6 +26,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/IRReader/IRReader.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -33,7 +34,6 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/TargetParser/Host.h"
 
 #include <mutex>
@@ -91,10 +91,10 @@ struct CollectingHandler : DiagnosticHandler {
     raw_string_ostream OS(Msg);
     DiagnosticPrinterRawOStream DP(OS);
     DI.print(DP);
-    unsigned ID = Diags.getCustomDiagID(DI.getSeverity() == DS_Error
-                                            ? clang::DiagnosticsEngine::Error
-                                            : clang::DiagnosticsEngine::Warning,
-                                        "%0");
+    unsigned ID =
+        Diags.getCustomDiagID(DI.getSeverity() == DS_Error ? clang::DiagnosticsEngine::Error
+                                                           : clang::DiagnosticsEngine::Warning,
+                              "%0");
     Diags.Report(ID) << Msg;
     return true;
   }
@@ -144,8 +144,7 @@ bool runPipeline(clang::CompilerInstance &CI, Module &M, StringRef Pipeline) {
 #else
       TO.Triple,
 #endif
-      TO.CPU, join(TO.Features, ","), llvm::TargetOptions(), CG.RelocationModel, std::nullopt,
-      OL));
+      TO.CPU, join(TO.Features, ","), llvm::TargetOptions(), CG.RelocationModel, std::nullopt, OL));
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
@@ -221,8 +220,8 @@ bool compile(const shard_engine_compile_opts &O, StringRef BC, clang::Diagnostic
   std::string VerifierErr;
   raw_string_ostream VOS(VerifierErr);
   if (verifyModule(*M, &VOS)) {
-    Diags.Report(Diags.getCustomDiagID(clang::DiagnosticsEngine::Error,
-                                       "invalid LLVM IR input: %0"))
+    Diags.Report(
+        Diags.getCustomDiagID(clang::DiagnosticsEngine::Error, "invalid LLVM IR input: %0"))
         << VerifierErr;
     return false;
   }
@@ -269,8 +268,8 @@ bool compile(const shard_engine_compile_opts &O, StringRef BC, clang::Diagnostic
                            clang::Backend_EmitObj, CI.getVirtualFileSystemPtr(), std::move(OS));
 #else
   clang::EmitBackendOutput(Diags, CI.getHeaderSearchOpts(), CG, TO, CI.getLangOpts(),
-                           CI.getTarget().getDataLayoutString(), M.get(),
-                           clang::Backend_EmitObj, vfs::getRealFileSystem(), std::move(OS));
+                           CI.getTarget().getDataLayoutString(), M.get(), clang::Backend_EmitObj,
+                           vfs::getRealFileSystem(), std::move(OS));
 #endif
   return !Diags.hasErrorOccurred();
 }

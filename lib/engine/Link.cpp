@@ -106,7 +106,7 @@ bool lldLink(const shard_engine_buf *Objs, const char *const *Names, size_t N,
 
 // llvm-objcopy --localize-symbol=P --redefine-sym=P=OLD ... on IN, into OUT.
 bool restoreSymbols(ArrayRef<char> In, const shard_engine_promo *Promos, size_t N,
-             SmallVectorImpl<char> &Out, std::string &Log) {
+                    SmallVectorImpl<char> &Out, std::string &Log) {
   objcopy::ConfigManager Config;
   objcopy::CommonConfig &C = Config.Common;
   auto OnError = [](Error E) { return E; };
@@ -138,8 +138,8 @@ bool restoreSymbols(ArrayRef<char> In, const shard_engine_promo *Promos, size_t 
 } // namespace
 
 extern "C" int shard_engine_link(const struct shard_engine_buf *objs, const char *const *names,
-                                 size_t n, const struct shard_engine_promo *promos,
-                                 size_t npromos, struct shard_engine_buf *out, char **log) {
+                                 size_t n, const struct shard_engine_promo *promos, size_t npromos,
+                                 struct shard_engine_buf *out, char **log) {
   initialize();
   *out = {nullptr, 0};
   std::string Log, Fatal;

@@ -67,8 +67,7 @@ bool shard_engine::runRecoverable(llvm::function_ref<void()> Fn, std::string &Fa
 }
 
 shard_engine_buf shard_engine::toBuf(llvm::ArrayRef<char> Data) {
-  shard_engine_buf B{static_cast<char *>(std::malloc(Data.size() ? Data.size() : 1)),
-                     Data.size()};
+  shard_engine_buf B{static_cast<char *>(std::malloc(Data.size() ? Data.size() : 1)), Data.size()};
   if (B.data && !Data.empty())
     std::memcpy(B.data, Data.data(), Data.size());
   return B;

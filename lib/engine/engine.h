@@ -48,7 +48,7 @@ typedef int (*shard_engine_hook)(LLVMModuleRef module, void *user);
 struct shard_engine_compile_opts {
   const char *const *argv; /* argv[0] the compiler, as cmd_compile builds it */
   int argc;
-  const char *pipeline; /* NULL: clang's -O<l> pipeline; "": none; else PassBuilder text */
+  const char *pipeline;   /* NULL: clang's -O<l> pipeline; "": none; else PassBuilder text */
   shard_engine_hook hook; /* NULL: none */
   void *user;             /* passed to hook */
 };

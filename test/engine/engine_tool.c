@@ -111,7 +111,8 @@ int main(int argc, char **argv) {
         fputs(j[i].log, stderr);
       if (j[i].rc)
         rc = 1;
-      else if (j[i].obj.size != j[0].obj.size || memcmp(j[i].obj.data, j[0].obj.data, j[0].obj.size))
+      else if (j[i].obj.size != j[0].obj.size ||
+               memcmp(j[i].obj.data, j[0].obj.data, j[0].obj.size))
         fprintf(stderr, "engine-tool: thread %d's object differs from thread 0's\n", i), rc = 1;
     }
     if (!rc)
