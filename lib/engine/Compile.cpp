@@ -130,7 +130,11 @@ bool runPipeline(clang::CompilerInstance &CI, Module &M, StringRef Pipeline) {
   };
   const clang::TargetOptions &TO = CI.getTargetOpts();
   std::string Err;
+#if LLVM_VERSION_MAJOR >= 22
+  const Target *T = TargetRegistry::lookupTarget(Triple(TO.Triple), Err);
+#else
   const Target *T = TargetRegistry::lookupTarget(TO.Triple, Err);
+#endif
   if (!T)
     return Fail(Err);
   const clang::CodeGenOptions &CG = CI.getCodeGenOpts();

@@ -117,7 +117,10 @@ bool restoreSymbols(ArrayRef<char> In, const shard_engine_promo *Promos, size_t 
       Log += "llvm-objcopy: error: " + toString(P.takeError()) + "\n";
       return false;
     }
-    C.SymbolsToLocalize.addMatcher(std::move(*P));
+    if (Error E = C.SymbolsToLocalize.addMatcher(std::move(*P))) {
+      Log += "llvm-objcopy: error: " + toString(std::move(E)) + "\n";
+      return false;
+    }
     if (Promos[I].old)
       C.SymbolsToRename.insert({Promos[I].name, Promos[I].old});
   }
