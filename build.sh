@@ -4,8 +4,8 @@
 #   ./build.sh [--deps-only] [22|19]...        (default: 22 19)
 #
 # For each major NN: installs what is missing with apt-get (cmake, gcc, g++, make, llvm-NN-dev, clang-NN,
-# llvm-NN-tools, lld-NN, plus python3, valgrind, time, ninja-build for the --emit-ninja test, ccache for the
-# launcher tests, npm, and
+# llvm-NN-tools, lld-NN, libclang-NN-dev, libclang-cppNN-dev, liblld-NN-dev (the in-process engine), plus
+# python3, valgrind, time, ninja-build for the --emit-ninja test, ccache for the launcher tests, npm, and
 # libmimalloc2.0 when the release has it),
 # configures build/ (LLVM 22) or build-NN/ (other majors) as a Release build against /usr/lib/llvm-NN, and
 # builds it with all cores.
@@ -66,6 +66,8 @@ install_missing "${COMMON[@]}"
 (install_missing libmimalloc2.0) || log "warning: no libmimalloc2.0: shard runs the LLVM tools with glibc's malloc"
 for m in "${MAJORS[@]}"; do
     install_missing "llvm-$m-dev" "clang-$m" "llvm-$m-tools" "lld-$m"
+    # The in-process engine (lib/engine): clang's and lld's libraries and headers.
+    install_missing "libclang-$m-dev" "libclang-cpp$m-dev" "liblld-$m-dev"
 done
 if [[ $DEPS_ONLY == 1 ]]; then
     log "packages for LLVM ${MAJORS[*]} are installed"
