@@ -147,14 +147,18 @@ int process_compile_file(const char *input, const char *output, const struct sha
   if (pid > 0) {
     if (b)
       bridge_child(b, pid);
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    pid_t w;
+    while ((w = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
       ;
-    rc = st != 0;
+    rc = w != pid || st != 0;
+    if (w != pid) /* SIGCHLD ignored, or the host reaped it */
+      st = -1, *error = lib_msg("shard: cannot wait for the driver: %s", strerror(errno));
   }
   int cancelled = b ? bridge_stop(b) : 0;
-  if (pid > 0 && cancelled)
+  if (pid > 0 && cancelled) {
+    free(*error);
     *error = lib_msg("shard: cancelled (the host's job-slot callback refused a slot)");
-  else if (pid > 0 && rc)
+  } else if (pid > 0 && rc && st != -1)
     *error = failure(log, st);
   rc = rc || cancelled;
   vec_free(&a);
