@@ -42,12 +42,13 @@ static void vec_free(struct vec *v) {
   free(v->v);
 }
 
-/* The command line for C: shard OPTIONS -o OUTPUT INPUT. Jobs: -j N when set and no host
-   slots; otherwise the driver's default (online CPUs, or the jobserver it is given). */
+/* The command line for C: shard OPTIONS -o OUTPUT INPUT. Jobs: -j N when set (with host
+   slots too: the most at once); otherwise the driver's default (online CPUs, or the
+   jobserver it is given). */
 static void command(struct vec *a, const char *input, const char *output,
                     const struct shard_config *c) {
   push(a, "%s/../bin/shard", lib_self_dir());
-  if (c->jobs && !c->acquire)
+  if (c->jobs)
     push(a, "-j%d", c->jobs);
   push(a, "--shards=%d", c->shards);
   push(a, "-O%d", c->opt_level);
