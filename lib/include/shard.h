@@ -15,7 +15,11 @@ extern "C" {
 #define SHARD_API_VERSION 1
 
 #ifndef SHARD_EXPORT
+#if defined(__GNUC__)
 #define SHARD_EXPORT __attribute__((visibility("default")))
+#else
+#define SHARD_EXPORT
+#endif
 #endif
 
 /* Where the jobs run. */
