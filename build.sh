@@ -58,7 +58,7 @@ install_missing() {
 
 # Tools every build needs. npm only fetches sqlite3.c; node may come from elsewhere than Debian (nodesource),
 # so look for the command, not the package.
-COMMON=(cmake make gcc g++ python3 valgrind time libxxhash-dev ninja-build ccache)
+COMMON=(cmake make gcc g++ python3 valgrind time libxxhash-dev ninja-build ccache pkgconf)
 command -v npm >/dev/null 2>&1 || COMMON+=(npm)
 install_missing "${COMMON[@]}"
 # The allocator the driver preloads into the LLVM tools (--malloc in README.md): optional, so a

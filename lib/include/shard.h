@@ -1,0 +1,114 @@
+/* shard.h: libshard, Shard's C API for hosts that build one huge LLVM module in their own
+   process (compilers, runtimes, JITs): split it, compile the shards in parallel, link one
+   relocatable ELF object, the same bytes as the `shard` command line gives for the same
+   module and options (docs/library.md). Valid C11; link with -lshard (pkg-config shard, or
+   CMake find_package(Shard CONFIG) and target Shard::shard). */
+#ifndef SHARD_H
+#define SHARD_H
+
+#include <llvm-c/Types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SHARD_API_VERSION 1
+
+#ifndef SHARD_EXPORT
+#if defined(__GNUC__)
+#define SHARD_EXPORT __attribute__((visibility("default")))
+#else
+#define SHARD_EXPORT
+#endif
+#endif
+
+/* Where the jobs run. */
+enum shard_executor {
+  SHARD_EXECUTOR_DEFAULT = 0, /* the library's default (docs/library.md) */
+  SHARD_EXECUTOR_THREADS,     /* worker threads in the host process */
+  SHARD_EXECUTOR_PROCESSES    /* child processes (the `shard` command line): a crash inside
+                                 LLVM cannot take the host down */
+};
+
+/* Relocation model of the object (SHARD_RELOC_DEFAULT: the module's, as clang -c -x ir). */
+enum shard_reloc { SHARD_RELOC_DEFAULT = 0, SHARD_RELOC_STATIC, SHARD_RELOC_PIC, SHARD_RELOC_PIE };
+
+/* Code model (SHARD_CODE_MODEL_DEFAULT: the module's, else the target's). */
+enum shard_code_model {
+  SHARD_CODE_MODEL_DEFAULT = 0,
+  SHARD_CODE_MODEL_TINY,
+  SHARD_CODE_MODEL_SMALL,
+  SHARD_CODE_MODEL_KERNEL,
+  SHARD_CODE_MODEL_MEDIUM,
+  SHARD_CODE_MODEL_LARGE
+};
+
+/* Called on each shard's module in the worker thread that compiles it, before its
+   optimisation pipeline: shard K of N, in that shard's own LLVMContext. Its definitions are
+   the functions the shard owns; the functions it imports are available_externally. Returns
+   0, or nonzero to fail the compile (with *error set to a malloc'ed message, or NULL). */
+typedef int (*shard_module_fn)(LLVMModuleRef shard, int k, int n, void *user, char **error);
+
+/* Takes one job slot from the host's pool, blocking until one is free: returns 0, or
+   nonzero to cancel the compile (shard_compile then fails with "cancelled"). */
+typedef int (*shard_acquire_fn)(void *user);
+/* Gives back a slot taken with the acquire callback. */
+typedef void (*shard_release_fn)(void *user);
+
+/* How to build. shard_config_init fills the driver's defaults; a host sets what it needs.
+   Strings are borrowed for the duration of the call. */
+struct shard_config {
+  int api_version;        /* SHARD_API_VERSION (shard_config_init sets it) */
+  int jobs;               /* jobs at once; 0: online CPUs, or a make jobserver's tokens */
+  int shards;             /* number of shards; 0: automatic */
+  int opt_level;          /* 0..3, as clang -O<l> -c (default 2) */
+  const char *mv_targets; /* CPU multiversioning targets, comma-separated; NULL: none */
+  const char *cache_dir;  /* shard and output cache directory; NULL: no cache */
+  const char *report;     /* write the JSON report here; NULL: none */
+  const char *time_trace; /* write a Chrome trace here; NULL: none */
+  int presimplify;        /* simplify what shards share once, in the split */
+  const char *keep_temps; /* work in this directory and keep its files; NULL: no files */
+  /* The host's pipeline, per shard (threads executor): PassBuilder pipeline text (NULL:
+     exactly clang's -O<l>), and a callback run on each shard module before it. */
+  const char *pipeline;
+  shard_module_fn module_fn;
+  void *module_user;
+  /* Target machine (NULL / DEFAULT: the module's). CPU and features apply to every
+     function that does not carry its own target-cpu / target-features attribute. */
+  const char *cpu;
+  const char *features;
+  enum shard_reloc reloc;
+  enum shard_code_model code_model;
+  /* The host's job slots: when both are set, every job runs holding one (the host's pool
+     decides how many run at once; jobs is then the most the library asks for). */
+  shard_acquire_fn acquire;
+  shard_release_fn release;
+  void *slot_user;
+  enum shard_executor executor;
+  const char *llvm_bindir; /* LLVM tools directory; NULL: the one Shard was built against */
+};
+
+/* Fills C with the defaults of the `shard` command line: -O2, automatic shards, online CPUs,
+   no cache, no files. */
+SHARD_EXPORT void shard_config_init(struct shard_config *c);
+
+/* Compiles module M (consumed, success or not, with its context left to the caller) into
+   one relocatable ELF object. Returns 0 and sets *obj (free with LLVMDisposeMemoryBuffer),
+   or returns nonzero and sets *error (free with shard_dispose_message). Safe to call on
+   several host threads at once. */
+SHARD_EXPORT int shard_compile(LLVMModuleRef m, const struct shard_config *c,
+                               LLVMMemoryBufferRef *obj, char **error);
+
+/* Compiles the .bc or .ll file INPUT into the object file OUTPUT (written completely or not
+   at all). Returns 0, or nonzero with *error set. */
+SHARD_EXPORT int shard_compile_file(const char *input, const char *output,
+                                    const struct shard_config *c, char **error);
+
+/* Frees a message the library returned. */
+SHARD_EXPORT void shard_dispose_message(char *message);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,191 @@
+/* host.c: a libshard host for the tests, in C. Reads a module with the LLVM-C API and
+   compiles it with shard_compile; after a failure it compiles IN once more into the last
+   file named (without the cache and the cancel), to show that the host goes on: the exit
+   status is that compile's. Usage:
+     host [OPTIONS] compile IN OUT       one compile
+     host [OPTIONS] two IN OUT1 OUT2     two compiles at once, on two threads
+     host [OPTIONS] broken IN OUT        a broken module (built with LLVM-C)
+     host [OPTIONS] retarget T IN OUT    IN with its triple set to T
+   Options: --shards N, -j N, --cache DIR, --report FILE, --trace FILE, --slots N (host job
+   slots through the callbacks; prints the most held at once), --cancel-after N (the
+   acquire callback refuses its (N+1)-th call), --executor threads|processes. */
+#include <shard.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/IRReader.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The host's pool of job slots. */
+static struct {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int size, held, most, calls, cancel_after;
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, 0, -1};
+
+/* Takes a slot, waiting for one; refuses once cancel_after calls were granted. */
+static int acquire(void *user) {
+  (void)user;
+  pthread_mutex_lock(&pool.mu);
+  int refuse = pool.cancel_after >= 0 && pool.calls >= pool.cancel_after;
+  while (!refuse && pool.held >= pool.size)
+    pthread_cond_wait(&pool.cv, &pool.mu);
+  if (!refuse) {
+    pool.calls++;
+    if (++pool.held > pool.most)
+      pool.most = pool.held;
+  }
+  pthread_mutex_unlock(&pool.mu);
+  return refuse;
+}
+
+/* Gives a slot back. */
+static void release(void *user) {
+  (void)user;
+  pthread_mutex_lock(&pool.mu);
+  if (--pool.held < 0) {
+    fprintf(stderr, "host: more slots released than taken\n");
+    exit(3);
+  }
+  pthread_cond_signal(&pool.cv);
+  pthread_mutex_unlock(&pool.mu);
+}
+
+static struct shard_config config;
+
+/* Reads module PATH into a new context; NULL after printing why. */
+static LLVMModuleRef read_module(const char *path, LLVMContextRef *ctx) {
+  LLVMMemoryBufferRef buf;
+  LLVMModuleRef m;
+  char *msg = NULL;
+  *ctx = LLVMContextCreate();
+  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg) ||
+      LLVMParseIRInContext(*ctx, buf, &m, &msg)) {
+    printf("host: %s: %s\n", path, msg);
+    LLVMDisposeMessage(msg);
+    return NULL;
+  }
+  return m;
+}
+
+/* Compiles M (consumed) into OUT; prints "NAME: ok" or "NAME: error: MESSAGE". */
+static int compile(LLVMModuleRef m, const char *out, const char *name) {
+  LLVMMemoryBufferRef obj;
+  char *error;
+  if (shard_compile(m, &config, &obj, &error)) {
+    printf("%s: error: %s\n", name, error);
+    shard_dispose_message(error);
+    return 1;
+  }
+  FILE *f = fopen(out, "wb");
+  size_t n = LLVMGetBufferSize(obj);
+  if (!f || fwrite(LLVMGetBufferStart(obj), 1, n, f) != n || fclose(f)) {
+    printf("%s: cannot write '%s'\n", name, out);
+    return 1;
+  }
+  LLVMDisposeMemoryBuffer(obj);
+  printf("%s: ok\n", name);
+  return 0;
+}
+
+/* Reads IN and compiles it into OUT. */
+static int compile_file(const char *in, const char *out, const char *name) {
+  LLVMContextRef ctx;
+  LLVMModuleRef m = read_module(in, &ctx);
+  int rc = m ? compile(m, out, name) : 1;
+  LLVMContextDispose(ctx);
+  return rc;
+}
+
+struct task {
+  const char *in, *out, *name;
+  int rc;
+};
+
+/* A host thread's compile. */
+static void *task_run(void *arg) {
+  struct task *t = arg;
+  t->rc = compile_file(t->in, t->out, t->name);
+  return NULL;
+}
+
+/* A module the verifier rejects: a block without a terminator. */
+static LLVMModuleRef broken_module(LLVMContextRef ctx) {
+  LLVMModuleRef m = LLVMModuleCreateWithNameInContext("broken", ctx);
+  LLVMTypeRef fty = LLVMFunctionType(LLVMInt32TypeInContext(ctx), NULL, 0, 0);
+  LLVMValueRef f = LLVMAddFunction(m, "no_terminator", fty);
+  LLVMAppendBasicBlockInContext(ctx, f, "entry");
+  return m;
+}
+
+int main(int argc, char **argv) {
+  shard_config_init(&config);
+  int i = 1, slots = 0;
+  for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
+    const char *o = argv[i], *v = argv[i + 1];
+    if (!strcmp(o, "--shards"))
+      config.shards = atoi(v);
+    else if (!strcmp(o, "-j"))
+      config.jobs = atoi(v);
+    else if (!strcmp(o, "--cache"))
+      config.cache_dir = v;
+    else if (!strcmp(o, "--report"))
+      config.report = v;
+    else if (!strcmp(o, "--trace"))
+      config.time_trace = v;
+    else if (!strcmp(o, "--slots"))
+      slots = atoi(v);
+    else if (!strcmp(o, "--cancel-after"))
+      pool.cancel_after = atoi(v), slots = slots ? slots : 2;
+    else if (!strcmp(o, "--executor"))
+      config.executor = !strcmp(v, "threads") ? SHARD_EXECUTOR_THREADS : SHARD_EXECUTOR_PROCESSES;
+    else {
+      fprintf(stderr, "host: unknown option %s\n", o);
+      return 2;
+    }
+  }
+  if (slots) {
+    pool.size = slots;
+    config.acquire = acquire;
+    config.release = release;
+  }
+  const char *cmd = i < argc ? argv[i++] : "";
+  int rc = 0;
+  if (!strcmp(cmd, "compile") && argc - i == 2) {
+    rc = compile_file(argv[i], argv[i + 1], "compile");
+  } else if (!strcmp(cmd, "two") && argc - i == 3) {
+    struct task t[2] = {{argv[i], argv[i + 1], "first", 0}, {argv[i], argv[i + 2], "second", 0}};
+    pthread_t th[2];
+    for (int k = 0; k < 2; k++)
+      pthread_create(&th[k], NULL, task_run, &t[k]);
+    for (int k = 0; k < 2; k++)
+      pthread_join(th[k], NULL);
+    rc = t[0].rc || t[1].rc;
+  } else if (!strcmp(cmd, "broken") && argc - i == 2) {
+    LLVMContextRef ctx = LLVMContextCreate();
+    rc = compile(broken_module(ctx), argv[i + 1], "broken");
+    LLVMContextDispose(ctx);
+  } else if (!strcmp(cmd, "retarget") && argc - i == 3) {
+    LLVMContextRef ctx;
+    LLVMModuleRef m = read_module(argv[i + 1], &ctx);
+    if (!m)
+      return 1;
+    LLVMSetTarget(m, argv[i++]);
+    rc = compile(m, argv[i + 1], "retarget");
+    LLVMContextDispose(ctx);
+  } else {
+    fprintf(stderr, "host: bad command line (see the comment at the top of host.c)\n");
+    return 2;
+  }
+  if (slots)
+    printf("slots: at most %d of %d held, %d left held\n", pool.most, pool.size, pool.held);
+  if (rc) { /* the host goes on: the same module again, without what failed */
+    config.cache_dir = NULL;
+    pool.cancel_after = -1;
+    rc = compile_file(argv[i], argv[argc - 1], "after");
+  }
+  return rc;
+}
