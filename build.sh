@@ -4,7 +4,8 @@
 #   ./build.sh [--deps-only] [22|19]...        (default: 22 19)
 #
 # For each major NN: installs what is missing with apt-get (cmake, gcc, g++, make, llvm-NN-dev, clang-NN,
-# llvm-NN-tools, lld-NN, plus python3, valgrind, time, ninja-build for the --emit-ninja test, npm, and
+# llvm-NN-tools, lld-NN, plus python3, valgrind, time, ninja-build for the --emit-ninja test, ccache for the
+# launcher tests, npm, and
 # libmimalloc2.0 when the release has it, slurm-wlm and munge for the cluster test),
 # configures build/ (LLVM 22) or build-NN/ (other majors) as a Release build against /usr/lib/llvm-NN, and
 # builds it with all cores.
@@ -57,7 +58,7 @@ install_missing() {
 
 # Tools every build needs. npm only fetches sqlite3.c; node may come from elsewhere than Debian (nodesource),
 # so look for the command, not the package.
-COMMON=(cmake make gcc g++ python3 valgrind time libxxhash-dev ninja-build)
+COMMON=(cmake make gcc g++ python3 valgrind time libxxhash-dev ninja-build ccache)
 command -v npm >/dev/null 2>&1 || COMMON+=(npm)
 install_missing "${COMMON[@]}"
 # The allocator the driver preloads into the LLVM tools (--malloc in README.md): optional, so a

@@ -114,6 +114,9 @@ static unsigned long long size_arg(const char *name, const char *s) {
   return v << shift;
 }
 
+/* The arguments before this index came from $SHARD_OPTIONS (0: none did). */
+static int env_end;
+
 /* Matches option NAME at argv[*i] as "NAME VALUE", "NAME=VALUE" (long) or "NAMEVALUE"
    (short); returns the value or NULL when argv[*i] is not NAME. */
 static const char *val(int argc, char **argv, int *i, const char *name) {
@@ -122,8 +125,8 @@ static const char *val(int argc, char **argv, int *i, const char *name) {
   if (strncmp(a, name, n))
     return NULL;
   if (a[n] == 0) {
-    if (*i + 1 >= argc)
-      die_usage("option '%s' needs a value", name);
+    if (*i + 1 >= argc || *i + 1 == env_end) /* not the command line's next word */
+      die_usage("option '%s' needs a value%s", name, *i < env_end ? " in SHARD_OPTIONS" : "");
     return argv[++*i];
   }
   if (name[1] == '-')
@@ -278,6 +281,7 @@ static void check_usage(struct opts *o) {
    arguments (build systems pass a launcher as a fixed prefix; the environment adds to it). */
 static void with_env_options(int *argc, char ***argv) {
   const char *env = getenv("SHARD_OPTIONS");
+  env_end = 0;
   if (!env || !*env)
     return;
   char **w = xmalloc((strlen(env) / 2 + *argc + 2) * sizeof *w);
@@ -285,6 +289,7 @@ static void with_env_options(int *argc, char ***argv) {
   w[n++] = (*argv)[0];
   for (char *t = strtok(xstrdup(env), " \t"); t; t = strtok(NULL, " \t"))
     w[n++] = t;
+  env_end = n;
   for (int i = 1; i < *argc; i++)
     w[n++] = (*argv)[i];
   w[n] = NULL;
@@ -318,6 +323,8 @@ enum cli_action cli_parse(struct opts *o, int argc, char **argv, char ***cmd) {
   with_env_options(&argc, &argv);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    if (i < env_end && (a[0] != '-' || !a[1] || !strcmp(a, "--")))
+      die_usage("'%s' in SHARD_OPTIONS is not a shard option", a);
     if ((dashdash || a[0] != '-' || a[1] == 0) && !o->input && launcher_is_compiler(a)) {
       *cmd = argv + i;
       check_launcher_usage(&p);

@@ -184,7 +184,7 @@ static const char *const unchanged[] = {
     "-fcoverage-mapping", "-Xclang", "-serialize-diagnostics", "--serialize-diagnostics",
     "-working-directory", "-fdriver-only", "-emit-ast", "-print-*", "--print-*", "-dump*",
     "--version", "--help", "-cuda*", "--cuda*", "-fopenmp-targets*", "-fembed-offload-object*",
-    "-o-", NULL};
+    "-o-", "-gz*", NULL};
 /* clang-format on */
 
 /* Whether option A is one that makes the command run unchanged. */
@@ -238,6 +238,11 @@ static void take_option(struct cmdline *c, const char *a, const char *v) {
   }
   if (c->out && !strcmp(c->out, "-"))
     pass(c, "output to stdout");
+  /* Compressed debug sections (-gz, the assembler's option): the link of the shards would
+     write them uncompressed. */
+  if ((!strncmp(a, "-Wa,", 4) && strstr(a, "compress-debug-sections")) ||
+      (!strcmp(a, "-Xassembler") && strstr(v, "compress-debug-sections")))
+    pass(c, "'%s'", a[1] == 'W' ? a : v);
 }
 
 /* Reads the expanded command in C: the inputs and the options that decide. */
@@ -339,6 +344,7 @@ static void describe(struct opts *o, const struct cmdline *c, const char *path) 
   o->compile_cmd = tp.v;
   o->olevel = c->olevel;
   o->split_min = LAUNCHER_SPLIT_MIN;
+  o->one_shard_input = !o->mv_targets; /* multiversioning changes the code on purpose */
 }
 
 /* The path of program NAME as exec would find it in $PATH, or NULL. */

@@ -6,11 +6,11 @@
 
 #include "opts.h"
 
-/* The front end's module is split from this many bytes of bitcode on: below, it is about one
-   shard's worth (the plugin's SHARD_TARGET_COST, 32768) or less, and one compile of it is the
-   same object the compiler alone makes. sqlite3.c at -O2: 2.85 MB of bitcode, total cost
-   507 297, so 32768 cost is about 184 KB (docs/launcher.md). */
-#define LAUNCHER_SPLIT_MIN (180ULL << 10)
+/* A module is compiled in one job, the compiler's own bytes, when the plan gives it one shard:
+   its predicted cost is at most one shard's worth (the plugin's SHARD_TARGET_COST). Below this
+   many bytes of bitcode the plan is not asked for (no opt run): the densest module measured,
+   sqlite3.c, has 0.18 cost per byte, so 64 KiB is about a third of a shard (docs/launcher.md). */
+#define LAUNCHER_SPLIT_MIN (64ULL << 10)
 
 int launcher_is_compiler(const char *arg);
 void launcher_setup(struct opts *o, char **cmd);

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +142,8 @@ struct build {
   int tty;                     /* show the progress line */
   unsigned long long max, mem; /* --max-mem and the predicted memory of the running jobs */
   int have_manifest;
+  /* The plan has one shard and O->one_shard_input: the split stops, nothing compiles. */
+  int one;
   char *seen;           /* per shard: written (notified or the split ended) */
   int *early, nearly;   /* shard numbers notified before the manifest */
   struct shard **ready; /* written, not in the cache, not started; the largest last */
@@ -191,6 +194,13 @@ static void manifest_written(struct build *b) {
   b->ready = xmalloc(n * sizeof *b->ready);
   b->runs = xcalloc(n, sizeof *b->runs);
   b->keys = cache_on() ? xmalloc(n * sizeof *b->keys) : NULL;
+  if (n == 1 && b->o->one_shard_input) { /* the caller compiles the input itself */
+    b->one = 1;
+    for (int i = 0; i < b->sp.parts; i++)
+      if (b->sp.pids[i])
+        kill(b->sp.pids[i], SIGKILL);
+    return;
+  }
   for (int i = 0; i < b->nearly; i++)
     shard_written(b, b->early[i]);
 }
@@ -199,6 +209,8 @@ static void manifest_written(struct build *b) {
 static void split_line(struct build *b, const char *line) {
   char *end;
   long k = strtol(line, &end, 10);
+  if (b->one) /* the split was stopped: what it wrote since does not matter */
+    return;
   if (!strcmp(line, "manifest"))
     manifest_written(b);
   else if (end == line || *end)
@@ -319,7 +331,7 @@ static void job_ended(struct build *b, struct run *r, int st) {
    runs). Returns whether a job waits for a jobserver token that may come. */
 static int start_ready(struct build *b) {
   int slurm = b->o->executor == EXEC_SLURM; /* -j steps: the split runs here, not there */
-  while (b->compile && b->nready && !b->failed.s &&
+  while (b->compile && !b->one && b->nready && !b->failed.s &&
          (slurm ? 0 : b->sp.left) + b->running < b->limit && !(b->max && b->sp.left)) {
     struct shard *s = b->ready[b->nready - 1];
     unsigned long long need = predicted_kib(s) * 1024;
@@ -343,10 +355,12 @@ static void ended(struct build *b, pid_t pid, int st, struct marks *t) {
   for (int i = 0; i < sp->parts; i++)
     if (sp->pids[i] == pid) {
       sp->pids[i] = 0;
-      if (st && (sp->failed < 0 || i < sp->failed))
+      if (st && !b->one && (sp->failed < 0 || i < sp->failed))
         sp->failed = i, sp->st = st;
-      if (--sp->left == 0)
+      if (--sp->left == 0 && !b->one)
         split_ended(b, t);
+      else if (!sp->left)
+        t->split = now();
     }
   for (int i = 0; b->compile && b->have_manifest && i < b->m->nshards; i++)
     if (b->runs[i].s && b->runs[i].pid == pid) {
@@ -363,7 +377,8 @@ static void ended(struct build *b, pid_t pid, int st, struct marks *t) {
    start and given back as soon as none needs it); with --max-mem, jobs start after the
    split and only while the predicted memory of the running ones fits (one always runs).
    With COMPILE 0 (--emit-ninja), only the split. Sets T->split and T->first; returns the
-   most jobs that ran at once. */
+   most jobs that ran at once, or -1 when the plan has one shard and O->one_shard_input asks
+   to stop there (the split is stopped, nothing compiled: the caller compiles the input). */
 int local_build(struct manifest *m, const struct opts *o, struct marks *t, int compile) {
   struct build b = {.m = m, .o = o, .compile = compile, .max = o->max_mem};
   split_start(&b.sp, o);
@@ -391,7 +406,7 @@ int local_build(struct manifest *m, const struct opts *o, struct marks *t, int c
   free(b.ready);
   free(b.runs);
   free(b.keys);
-  return b.peak;
+  return b.one ? -1 : b.peak;
 }
 
 /* Runs step S to its end; dies with its log when it fails. */

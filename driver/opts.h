@@ -51,6 +51,8 @@ struct opts {
                                    tools directory's clang, -O<l> and the manifest's target */
   unsigned long long split_min; /* input below this many bytes of bitcode: one compile of it
                                    with compile_cmd, no split (0: always split) */
+  int one_shard_input;          /* when the plan has one shard, stop the split and compile the
+                                   input with compile_cmd (the compiler's own bytes) */
 };
 
 void opts_init(struct opts *o);

@@ -6,6 +6,7 @@
 #define _XOPEN_SOURCE 700
 #include "pipeline.h"
 #include "cache.h"
+#include "diag.h"
 #include "job.h"
 #include "jobserver.h"
 #include "local.h"
@@ -87,33 +88,6 @@ static void cleanup(void) {
   work_cleanup();
 }
 
-/* Runs the three phases with the local executor, then writes the reports and OUT (and
-   stores OUT in the cache under KEY). */
-static void build_local(const struct opts *o, struct marks *t, struct cache_key key) {
-  struct manifest m;
-  int jobs = local_build(&m, o, t, 1);
-  t->compile = now();
-  if (o->verbose)
-    note("phase 2 (compile): %.3f s after phase 1, at most %d job%s at once", t->compile - t->split,
-         jobs, jobs == 1 ? "" : "s");
-  if (o->verbose && cache_on()) {
-    int hits, misses;
-    cache_counts(&hits, &misses);
-    note("cache: %d of %d shard%s from the cache", hits, m.nshards, m.nshards == 1 ? "" : "s");
-  }
-  char *tmp = local_link(&m, o);
-  t->link = now();
-  if (o->verbose)
-    note("phase 3 (link): %.3f s; total %.3f s", t->link - t->compile, t->link - t->start);
-  if (o->report)
-    report_write(o->report, &m, t, jobs);
-  if (o->trace)
-    trace_write(o->trace, &m, t);
-  if (cache_on() && !o->report && !o->trace)
-    cache_put(key, tmp);
-  publish(tmp, o->out);
-}
-
 /* Runs ARGV with our stdout and stderr (a compiler's diagnostics come out as it prints them);
    a failure exits with its status, 128 + the signal that killed it: it said why. */
 static void run_compiler(char **argv) {
@@ -140,16 +114,10 @@ static void frontend(struct opts *o) {
     note("front end: '%s' written", o->input);
 }
 
-/* Launcher: when the front end's module is below one shard's worth (and --shards is not
-   given), compiles it with the user's compiler and flags in one job into OUT, as the compiler
-   alone would (the same bytes), and returns 1. */
-static int build_direct(const struct opts *o) {
-  struct stat st;
-  if (o->shards || stat(o->input, &st) < 0 || (unsigned long long)st.st_size >= o->split_min)
-    return 0;
-  if (o->verbose)
-    note("'%s' is %lld bytes, below %llu: one compile, no split", o->input, (long long)st.st_size,
-         o->split_min);
+/* Launcher: compiles the front end's module with the user's compiler and flags in one job into
+   OUT, as the compiler alone would (the same bytes, tested), and stores it in the cache under
+   KEY (when given). */
+static void compile_input(const struct opts *o, const struct cache_key *key) {
   struct argv a = {0};
   for (char **w = o->compile_cmd; *w; w++)
     av_push(&a, *w);
@@ -158,10 +126,85 @@ static int build_direct(const struct opts *o) {
   const char *tail[] = {"-c", "-x", "ir", o->input, "-o", tmp, NULL};
   for (const char **t = tail; *t; t++)
     av_push(&a, *t);
-  run_compiler(a.v);
+  char *log = work_path("input.clang.log");
+  int st;
+  pid_t pid = proc_spawn(a.v, log);
+  while (proc_wait(&st) != pid)
+    ;
+  diag_add_file(log);
+  diag_flush();
+  free(log);
+  if (st)
+    exit(WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st));
+  if (key && cache_on())
+    cache_put(*key, tmp);
   publish(tmp, o->out);
   av_free(&a);
   free(tmp);
+}
+
+/* Launcher: prints the backend diagnostics of M's shard compiles (their logs) once each. */
+static void shard_diagnostics(const struct manifest *m) {
+  for (size_t i = 0; i < m->npromos; i++)
+    if (m->promos[i].old)
+      diag_rename(m->promos[i].new, m->promos[i].old);
+  for (int k = 0; k < m->nshards; k++) {
+    char *log = shard_file(work_dir(), k, ".clang.log");
+    diag_add_file(log);
+    free(log);
+  }
+  diag_flush();
+}
+
+/* Runs the three phases with the local executor, then writes the reports and OUT (and
+   stores OUT in the cache under KEY). */
+static void build_local(const struct opts *o, struct marks *t, struct cache_key key) {
+  struct manifest m;
+  int jobs = local_build(&m, o, t, 1);
+  if (jobs >= 0 && o->compile_cmd)
+    shard_diagnostics(&m);
+  if (jobs < 0) { /* launcher: the plan has one shard */
+    if (o->verbose)
+      note("the plan of '%s' has one shard (%llu cost): one compile, no split", o->input,
+           m.shards[0].cost);
+    compile_input(o, cache_on() && !o->report && !o->trace ? &key : NULL);
+    return;
+  }
+  t->compile = now();
+  if (o->verbose)
+    note("phase 2 (compile): %.3f s after phase 1, at most %d job%s at once", t->compile - t->split,
+         jobs, jobs == 1 ? "" : "s");
+  if (o->verbose && cache_on()) {
+    int hits, misses;
+    cache_counts(&hits, &misses);
+    note("cache: %d of %d shard%s from the cache", hits, m.nshards, m.nshards == 1 ? "" : "s");
+  }
+  char *tmp = local_link(&m, o);
+  t->link = now();
+  if (o->verbose)
+    note("phase 3 (link): %.3f s; total %.3f s", t->link - t->compile, t->link - t->start);
+  if (o->report)
+    report_write(o->report, &m, t, jobs);
+  if (o->trace)
+    trace_write(o->trace, &m, t);
+  if (cache_on() && !o->report && !o->trace)
+    cache_put(key, tmp);
+  publish(tmp, o->out);
+}
+
+/* Launcher: when the front end's module is below O->split_min bytes of bitcode (a small
+   translation unit, well under one shard's worth of cost) and neither --shards nor
+   --mv-targets asks for the plugin's work, compiles it in one job without asking for a plan;
+   returns 1 then. */
+static int build_small(const struct opts *o) {
+  struct stat st;
+  if (o->shards || o->mv_targets || stat(o->input, &st) < 0 ||
+      (unsigned long long)st.st_size >= o->split_min)
+    return 0;
+  if (o->verbose)
+    note("'%s' is %lld bytes, below %llu: one compile, no split", o->input, (long long)st.st_size,
+         o->split_min);
+  compile_input(o, NULL);
   return 1;
 }
 
@@ -180,7 +223,7 @@ int pipeline_run(struct opts *o) {
   if (o->frontend) { /* the launcher's input is the front end's output, in the work dir */
     work_init(o);
     frontend(o);
-    if (build_direct(o))
+    if (build_small(o))
       return 0;
   }
   struct cache_key key = {0};

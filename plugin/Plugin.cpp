@@ -123,6 +123,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       return Opts.Verify = true;
     if (Key == "copy-bodies" && Value.empty())
       return Opts.CopyBodies = true;
+    if (Key == "sink-locals" && Value.empty())
+      return Lim.SinkLocals = true;
     if (Key == "presimplify")
       return (!Value.getAsInteger(10, Opts.Presimplify) && Opts.Presimplify <= 3) ||
              badParam("shard-split", Param, "expected an optimisation level from 0 to 3");
@@ -131,7 +133,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       return badParam("shard-split", Param,
                       "expected dir=PATH, import-cost=N, dup-cost=N, import-depth=N, "
                       "tiny-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
-                      "presimplify=L, threads=N, quick-exit, verify or copy-bodies");
+                      "presimplify=L, threads=N, quick-exit, verify, copy-bodies or sink-locals");
     if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16))
       return badParam("shard-split", Param,
                       Key == "import-depth" ? "expected an integer from 0 to 16"

@@ -99,6 +99,8 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   std::vector<std::vector<uint8_t>> Placed(P->NumShards);
   for (unsigned S = 0; S < P->NumShards; ++S)
     placeShard(L, Opts.Limits, S, Placed[S]);
+  if (Opts.Limits.SinkLocals)
+    sinkSingleShardLocals(L, Placed);
   if (Opts.Presimplify)
     presimplifyShared(M, L, Opts.Limits, Placed, {Opts.Presimplify, Opts.Threads, Opts.Verify});
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
@@ -143,6 +145,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";tiny-cost=" << Lim.TinyCost;
   if (Lim.ConstBytes != D.Limits.ConstBytes)
     OS << ";const-bytes=" << Lim.ConstBytes;
+  if (Lim.SinkLocals)
+    OS << ";sink-locals";
   if (Opts.Parts != D.Parts)
     OS << ";parts=" << Opts.Parts << ";part=" << Opts.Part;
   if (Opts.NotifyFD != D.NotifyFD)

@@ -23,6 +23,8 @@ struct SplitLimits {
   unsigned TinyCost = 30;     // copy or import definitions up to this cost at any depth,
                               // and count no depth for such functions (wrappers)
   uint64_t ConstBytes = 4096; // copy or import constants up to this size
+  bool SinkLocals = false;    // a local imported by one shard only: a private copy there
+                              // (sinkSingleShardLocals; off: docs/measurements.md)
 };
 
 /// How shard-split writes the shards: its limits, and the options that change how (not

@@ -1,6 +1,7 @@
 // Functions for the launcher's flag matrix: a loop to vectorise (-march), a local buffer
 // (-fstack-protector-strong), a heap overflow on request (-fsanitize=address), global data
-// (-fdata-sections, -fPIC).
+// (-fdata-sections, -fPIC, -mcmodel=), a float reduction (-ffast-math), a signed overflow on
+// request (-fsanitize=undefined), calls to the C library (-fno-plt).
 #include <stdlib.h>
 #include <string.h>
 int table[256] = {1};
@@ -22,3 +23,10 @@ int overflow(int n) {
   free(p);
   return v;
 }
+float sum(const float *a, int n) {
+  float s = 0;
+  for (int i = 0; i < n; i++)
+    s += a[i];
+  return s;
+}
+int grow(int x) { return x + 16; }
