@@ -6,7 +6,7 @@
 # For each major NN: installs what is missing with apt-get (cmake, gcc, g++, make, llvm-NN-dev, clang-NN,
 # llvm-NN-tools, lld-NN, libclang-NN-dev, libclang-cppNN-dev, liblld-NN-dev (the in-process engine), plus
 # python3, valgrind, time, ninja-build for the --emit-ninja test, ccache for the launcher tests, npm, and
-# libmimalloc2.0 when the release has it),
+# libmimalloc2.0 when the release has it, slurm-wlm and munge for the cluster test),
 # configures build/ (LLVM 22) or build-NN/ (other majors) as a Release build against /usr/lib/llvm-NN, and
 # builds it with all cores.
 # sqlite3.c for the end-to-end test is passed as SHARD_SQLITE_C when it is known: from $SHARD_SQLITE_C, or
@@ -64,6 +64,8 @@ install_missing "${COMMON[@]}"
 # The allocator the driver preloads into the LLVM tools (--malloc in README.md): optional, so a
 # release without this package only warns.
 (install_missing libmimalloc2.0) || log "warning: no libmimalloc2.0: shard runs the LLVM tools with glibc's malloc"
+# The private Slurm cluster of test/cluster (its own daemons: services the packages start are not used).
+(install_missing slurm-wlm munge) || log "warning: no slurm-wlm/munge: the cluster test will be skipped"
 for m in "${MAJORS[@]}"; do
     install_missing "llvm-$m-dev" "clang-$m" "llvm-$m-tools" "lld-$m"
     # The in-process engine (lib/engine): clang's and lld's libraries and headers.

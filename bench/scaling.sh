@@ -12,6 +12,8 @@
 # preloads into its tools (`shard --version`); the serial compile is timed without it (the
 # reference) and with it.
 #   bench/scaling.sh [INPUT.bc] [SHARDS] [BUILD_DIR]   (default: sqlite3 IR, 64, build)
+# SHARD_JOB_OVERHEAD=S adds a column: the speedup when each job costs S seconds more (a cluster
+# engine's per-job overhead, e.g. an srun step; docs/cluster.md).
 set -euo pipefail
 # Every shard build compiles from scratch: a benchmark must not time the shard cache.
 export SHARD_NO_CACHE=1
@@ -51,7 +53,7 @@ sed -n 's/^shard: shard \([0-9]*\) done: \([0-9.]*\) s.*/\1 \2/p' "$work/log" | 
 split=$(sed -n 's/^shard: phase 1 (split): \([0-9.]*\) s.*/\1/p' "$work/log")
 link=$(sed -n 's/^shard: phase 3 (link): \([0-9.]*\) s.*/\1/p' "$work/log")
 join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -v serialm="$serialm" -v sp="$split" \
-  -v link="$link" -v plan="$plan" -v plannv="$plannv" -v shards="$shards" '
+  -v link="$link" -v plan="$plan" -v plannv="$plannv" -v shards="$shards" -v oh="${SHARD_JOB_OVERHEAD:-0}" '
   { cost[NR] = $2; t[NR] = $3; total += $3; if ($3 > crit) { crit = $3; critk = $1 } }
   END {
     printf "serial clang -O2 -c: %.2f s", serial
@@ -59,19 +61,24 @@ join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -
     printf "; shard phases: split %.2f s (of which parse and plan %.2f s), link %.2f s; %d jobs, %.2f s in all\n",
       sp, plan, link, NR, total
     printf "critical path (largest job): shard %d, %.2f s\n\n", critk, crit
-    print "| workers P | split processes | phase 1 (s) | makespan (s) | modelled wall (s) | speedup vs serial | vs serial with the allocator |"
-    print "|---:|---:|---:|---:|---:|---:|---:|"
+    printf "| workers P | split processes | phase 1 (s) | makespan (s) | modelled wall (s) | speedup vs serial | vs serial with the allocator |%s\n",
+      (oh > 0 ? sprintf(" speedup with %.2f s per job |", oh) : "")
+    print "|---:|---:|---:|---:|---:|---:|---:|" (oh > 0 ? "---:|" : "")
     n = split(" 1 2 4 8 16 32 64", ps, " ")
     for (i = 1; i <= n; i++) {
       p = ps[i]; if (p > NR && p != 1) continue
       for (w = 1; w <= p; w++) load[w] = 0
       for (j = 1; j <= NR; j++) { m = 1; for (w = 2; w <= p; w++) if (load[w] < load[m]) m = w; load[m] += t[j] }
       mk = 0; for (w = 1; w <= p; w++) if (load[w] > mk) mk = load[w]
+      for (w = 1; w <= p; w++) load[w] = 0
+      for (j = 1; j <= NR; j++) { m = 1; for (w = 2; w <= p; w++) if (load[w] < load[m]) m = w; load[m] += t[j] + oh }
+      mko = 0; for (w = 1; w <= p; w++) if (load[w] > mko) mko = load[w]
       parts = p < 4 ? 1 : (p / 2 < 8 ? int(p / 2) : 8)
       if (parts < 4) p1 = plan + (sp - plan) / parts  # part 0 verifies and writes too
       else { w = plannv + (sp - plan) / (parts - 1); p1 = w > plan ? w : plan }
       wall = p1 + mk + link
-      printf "| %d | %d | %.2f | %.2f | %.2f | %.2f | %s |\n", p, parts, p1, mk, wall, serial / wall,
-        (serialm > 0 ? sprintf("%.2f", serialm / wall) : "-")
+      printf "| %d | %d | %.2f | %.2f | %.2f | %.2f | %s |%s\n", p, parts, p1, mk, wall, serial / wall,
+        (serialm > 0 ? sprintf("%.2f", serialm / wall) : "-"),
+        (oh > 0 ? sprintf(" %.2f |", serial / (p1 + mko + link)) : "")
     }
   }'

@@ -16,7 +16,7 @@
 #define USAGE                                                                                      \
   "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"                 \
   "             [--presimplify] [--keep-temps DIR] [--report FILE] [--time-trace FILE]\n"          \
-  "             [--launcher CMD]\n"                                                                \
+  "             [--launcher CMD] [--executor processes|slurm] [--srun-args ARGS]\n"                \
   "             [--max-mem SIZE] [--cache-dir DIR | --no-cache] [--cache-size SIZE]\n"             \
   "             [--llvm-bindir DIR] [--plugin PATH] [--malloc LIB] [--emit-ninja FILE]\n"          \
   "             -o OUT INPUT\n"                                                                    \
@@ -52,6 +52,12 @@ void cli_help(void) {
          "  --time-trace FILE   write the phases and shard jobs as Chrome-trace JSON\n"
          "  --launcher CMD      run each shard compile as CMD clang ... (words split at\n"
          "                      spaces, no shell; e.g. a remote-execution wrapper)\n"
+         "  --executor E        what runs the shard compiles: 'processes' on this machine\n"
+         "                      (default) or 'slurm', each one a job step (srun, 1 task,\n"
+         "                      1 CPU, the predicted memory); -j steps in flight; the work\n"
+         "                      dir must be on storage the nodes see (docs/cluster.md)\n"
+         "  --srun-args ARGS    more srun arguments for every step, e.g. '-p PART -A ACCT'\n"
+         "                      (words split at spaces; default: $SHARD_SRUN_ARGS)\n"
          "  --cache-dir DIR     cache compiled shards and outputs in DIR (default:\n"
          "                      $SHARD_CACHE_DIR, else $XDG_CACHE_HOME/shard/objects, else\n"
          "                      ~/.cache/shard/objects)\n"
@@ -148,13 +154,13 @@ static char *mv_list(const char *v) {
 
 /* Splits a --launcher command at spaces and tabs into a NULL-terminated argv (no shell,
    no quoting: the command is a program and its plain arguments). */
-static char **words(const char *v) {
+static char **words(const char *v, const char *name) {
   size_t n = 0;
   char **w = xmalloc((strlen(v) / 2 + 2) * sizeof *w);
   for (char *t = strtok(xstrdup(v), " \t"); t; t = strtok(NULL, " \t"))
     w[n++] = t;
   if (!n)
-    die_usage("empty --launcher command");
+    die_usage("empty %s command", name);
   w[n] = NULL;
   return w;
 }
@@ -208,7 +214,16 @@ static int converted(struct parse *p, int argc, char **argv, int *i) {
   } else if ((v = val(argc, argv, i, "--mv-targets"))) {
     o->mv_targets = mv_list(v);
   } else if ((v = val(argc, argv, i, "--launcher"))) {
-    o->launcher = words(v);
+    o->launcher = words(v, "--launcher");
+  } else if ((v = val(argc, argv, i, "--srun-args"))) {
+    o->srun_args = words(v, "--srun-args");
+  } else if ((v = val(argc, argv, i, "--executor"))) {
+    if (!strcmp(v, "processes"))
+      o->executor = EXEC_PROCESSES;
+    else if (!strcmp(v, "slurm"))
+      o->executor = EXEC_SLURM;
+    else
+      die_usage("invalid value '%s' for --executor (expected processes or slurm)", v);
   } else {
     return 0;
   }
@@ -252,6 +267,12 @@ static void check_usage(struct opts *o) {
               o->report  ? "--report"
               : o->trace ? "--time-trace"
                          : "--max-mem");
+  if (o->ninja && o->executor == EXEC_SLURM)
+    die_usage("--executor slurm cannot be used with --emit-ninja (ninja runs the shard jobs)");
+  const char *srun_env = getenv("SHARD_SRUN_ARGS");
+  if (o->executor == EXEC_SLURM && !o->srun_args && srun_env &&
+      strspn(srun_env, " \t") < strlen(srun_env))
+    o->srun_args = words(srun_env, "$SHARD_SRUN_ARGS");
   if (o->ninja && !o->keep) /* the split stays for ninja: FILE.d */
     o->keep = fmt("%s.d", o->ninja);
 }

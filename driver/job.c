@@ -23,9 +23,13 @@ char *shard_file(const char *dir, int k, const char *ext) {
    half of them, up to 8, where one writer would starve the jobs (part 0 then verifies the
    input and writes the manifest while the others write the shards). */
 int job_split_parts(const struct opts *o) {
-  if (o->jobs < 4)
+  int slots = o->jobs;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  if (o->executor == EXEC_SLURM && cpus > 0 && cpus < slots) /* the split runs here */
+    slots = (int)cpus;
+  if (slots < 4)
     return 1;
-  return o->jobs / 2 < 8 ? o->jobs / 2 : 8;
+  return slots / 2 < 8 ? slots / 2 : 8;
 }
 
 /* qsort order of shard pointers: by predicted cost, largest first, then by lower K (the order

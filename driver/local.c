@@ -8,6 +8,7 @@
 #include "job.h"
 #include "jobserver.h"
 #include "proc.h"
+#include "slurm.h"
 #include "util.h"
 #include "workdir.h"
 
@@ -30,10 +31,21 @@ struct run {
   struct job job;
 };
 
-/* Starts shard S's compile job into R. */
+/* Predicted peak memory of shard S's clang job in KiB (--max-mem): clang's own footprint plus
+   a share per unit of the manifest's cost, a line fitted to measured jobs (docs/driver.md). */
+static unsigned long long predicted_kib(const struct shard *s) {
+  return 82989 + s->cost * 914 / 1000;
+}
+
+/* Starts shard S's compile job into R (with --executor slurm, as a job step). */
 static void start(struct run *r, struct shard *s, const struct manifest *m, const struct opts *o) {
   struct job j;
   job_compile(&j, o, m, work_dir(), s->id);
+  if (o->executor == EXEC_SLURM) {
+    slurm_wrap(&j.step[0].argv, o, s->id, predicted_kib(s));
+    free(j.step[0].fail);
+    j.step[0].fail = fmt("shard %d: the Slurm step failed", s->id);
+  }
   *r = (struct run){.s = s, .pid = proc_spawn(j.step[0].argv.v, j.step[0].log), .t0 = now()};
   r->job = j;
 }
@@ -79,12 +91,6 @@ static struct cache_key shard_key(const struct manifest *m, const struct opts *o
   free(bc);
   job_free(&j);
   return cache_hasher_done(h);
-}
-
-/* Predicted peak memory of shard S's clang job in KiB (--max-mem): clang's own footprint plus
-   a share per unit of the manifest's cost, a line fitted to measured jobs (docs/driver.md). */
-static unsigned long long predicted_kib(const struct shard *s) {
-  return 82989 + s->cost * 914 / 1000;
 }
 
 /* The split job's opt processes ("parts") and the pipe on which they name each file they
@@ -305,10 +311,12 @@ static void job_ended(struct build *b, struct run *r, int st) {
     return;
   }
   check(r, st);
+  if (b->o->executor == EXEC_SLURM)
+    slurm_check_output(r->job.out.v[0], r->s->id);
   r->s->started = r->t0;
   r->s->secs = now() - r->t0;
   r->s->slot = r - b->runs;
-  r->s->maxrss = proc_last_maxrss();
+  r->s->maxrss = b->o->executor == EXEC_SLURM ? 0 : proc_last_maxrss(); /* srun's, not the step's */
   if (b->o->verbose)
     note("shard %d done: %.3f s, %ld MiB peak", r->s->id, r->s->secs, r->s->maxrss / 1024);
   if (b->keys)
@@ -322,14 +330,15 @@ static void job_ended(struct build *b, struct run *r, int st) {
    and with --max-mem only after the split and while the predicted memory fits (one always
    runs). Returns whether a job waits for a jobserver token that may come. */
 static int start_ready(struct build *b) {
-  while (b->compile && !b->one && b->nready && !b->failed.s && b->sp.left + b->running < b->limit &&
-         !(b->max && b->sp.left)) {
+  int slurm = b->o->executor == EXEC_SLURM; /* -j steps: the split runs here, not there */
+  while (b->compile && !b->one && b->nready && !b->failed.s &&
+         (slurm ? 0 : b->sp.left) + b->running < b->limit && !(b->max && b->sp.left)) {
     struct shard *s = b->ready[b->nready - 1];
     unsigned long long need = predicted_kib(s) * 1024;
     if (b->max && b->running && b->mem + need > b->max)
       return 0; /* wait for memory */
     /* The running processes use the implicit slot and the tokens held. */
-    if (js_active() && b->sp.left + b->running > js_held() && !js_get())
+    if (!slurm && js_active() && b->sp.left + b->running > js_held() && !js_get())
       return js_fd() >= 0;
     if (b->max && need > b->max && b->o->verbose)
       note("shard %d is predicted to need %llu MiB, over --max-mem: running it alone", s->id,
@@ -373,7 +382,7 @@ static void ended(struct build *b, pid_t pid, int st, struct marks *t) {
 int local_build(struct manifest *m, const struct opts *o, struct marks *t, int compile) {
   struct build b = {.m = m, .o = o, .compile = compile, .max = o->max_mem};
   split_start(&b.sp, o);
-  b.limit = js_active() && !o->jobs_given ? 1 << 30 : o->jobs;
+  b.limit = js_active() && !o->jobs_given && o->executor != EXEC_SLURM ? 1 << 30 : o->jobs;
   b.tty = compile && !o->verbose && isatty(STDERR_FILENO);
   while (b.sp.left || b.running || (compile && b.nready)) {
     int need_token = start_ready(&b);

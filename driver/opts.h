@@ -12,6 +12,12 @@
 #endif
 #define SHARD_VERSION "0.1.0"
 
+/* --executor: what runs the shard compiles. */
+enum executor {
+  EXEC_PROCESSES, /* child processes on this machine (local.c) */
+  EXEC_SLURM,     /* Slurm job steps through srun (slurm.c), scheduled by local.c */
+};
+
 struct opts {
   int jobs;                      /* -j: parallel shard jobs */
   int jobs_given;                /* -j was on the command line (else a jobserver decides) */
@@ -26,6 +32,9 @@ struct opts {
   const char *report;            /* --report FILE, or NULL */
   const char *trace;             /* --time-trace FILE, or NULL */
   char **launcher;               /* --launcher CMD split into words (NULL-terminated), or NULL */
+  enum executor executor;        /* --executor (default processes) */
+  char **srun_args;              /* --srun-args (else $SHARD_SRUN_ARGS) split into words, or NULL */
+  const char *srun;              /* srun's path (preflight), with --executor slurm */
   const char *bindir;            /* directory of opt, clang, ld.lld, llvm-objcopy */
   const char *plugin;            /* ShardPlugin.so; NULL until preflight picks the default */
   const char *malloc_arg;        /* --malloc (else $SHARD_MALLOC): a path, auto, none; or NULL */

@@ -116,7 +116,8 @@ static void check_tools(const char *bindir) {
 }
 
 /* Checks before any work that the input, the output directory, the tools and the plugin are
-   usable, so that the common mistakes fail fast with a clear message; finds the launcher. */
+   usable, so that the common mistakes fail fast with a clear message; finds the launcher
+   and srun. */
 void preflight_check(struct opts *o) {
   if (!o->frontend) /* else the front end writes it */
     check_input(o->input);
@@ -136,6 +137,9 @@ void preflight_check(struct opts *o) {
       die("cannot find the launcher '%s': %s", o->launcher[0], strerror(errno));
     o->launcher[0] = l;
   }
+  if (o->executor == EXEC_SLURM && !(o->srun = find_program("srun")))
+    die("--executor slurm: cannot find 'srun': %s (install Slurm's client commands)",
+        strerror(errno));
   if (access(o->plugin, R_OK) < 0)
     die("cannot find the plugin '%s': %s (use --plugin PATH)", o->plugin, strerror(errno));
 }

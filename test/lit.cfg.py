@@ -55,3 +55,13 @@ if config.sqlite_c and os.path.exists(config.sqlite_c):
 if getattr(config, "leveldb_dir", "") and os.path.isdir(config.leveldb_dir):
     config.available_features.add("leveldb")
     config.substitutions.append(("%leveldb_dir", config.leveldb_dir))
+# test/cluster: a private Slurm cluster needs root (slurmd starts the steps), Slurm and munge.
+slurm_missing = [t for t in ("munged", "mungekey", "slurmctld", "slurmd", "srun", "squeue", "scancel")
+                 if not shutil.which(t, path=config.environment["PATH"] + ":/usr/sbin")]
+if os.geteuid() != 0:
+    lit_config.note("the Slurm tests (test/cluster) are skipped: they must run as root")
+elif slurm_missing:
+    lit_config.note("the Slurm tests (test/cluster) are skipped: no " + ", ".join(slurm_missing) +
+                    " (apt-get install slurm-wlm munge; ./build.sh --deps-only does)")
+else:
+    config.available_features.add("slurm")
