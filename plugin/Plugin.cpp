@@ -5,7 +5,9 @@
 //   shard-cost                   annotate functions with predicted compile cost
 //   shard-partition<shards=N>    assign global values to shards (N=0: automatic)
 //   shard-split<dir=PATH>        write one module per shard and a manifest
-//                                (notify=FD;quick-exit;verify: as the driver runs it)
+//                                (notify=FD;quick-exit;verify: as the driver runs it;
+//                                memory instead of dir=PATH: to the host of an
+//                                in-process split, InProcess.cpp)
 //   print<shard-plan>            print the plan
 //   shard-mv-annotate<targets=T1:T2>  choose the CPU targets each function is cloned for
 //   shard-mv<dispatch=ifunc|table|auto;force=T|default;trace>  clone and dispatch
@@ -17,7 +19,9 @@
 // and code-generated for its own target.
 //
 //===----------------------------------------------------------------------===//
+#include "Plugin.h"
 #include "cost/ShardCost.h"
+#include "ir/Support.h"
 #include "ir/limits.h"
 #include "multiversion/MV.h"
 #include "partition/ShardPartition.h"
@@ -52,9 +56,9 @@ bool matchPass(StringRef Name, StringRef Pass, StringRef &Params) {
   return true;
 }
 
-/// Reports a bad pipeline parameter; opt then rejects the pipeline.
+/// Reports a bad pipeline parameter; opt (or the in-process split) then rejects the pipeline.
 bool badParam(StringRef Pass, StringRef Param, StringRef Why) {
-  errs() << Pass << ": invalid parameter '" << Param << "': " << Why << "\n";
+  shard::errorStream() << Pass << ": invalid parameter '" << Param << "': " << Why << "\n";
   return false;
 }
 
@@ -95,6 +99,24 @@ bool parseShardPartition(StringRef Params, ModulePassManager &MPM) {
   return OK;
 }
 
+/// Where shard-split<...> writes: dir=PATH under opt; memory in an in-process split,
+/// where no file is written and the host's process must go on.
+bool checkOutput(StringRef Dir, const shard::SplitOptions &Opts) {
+  bool InProcess = shard::memorySink();
+  if (!Opts.Memory && InProcess)
+    return badParam("shard-split", Dir.empty() ? "" : "dir=" + Dir.str(),
+                    "an in-process split sends its output to the host: memory, not dir=PATH");
+  if (!Opts.Memory)
+    return !Dir.empty() || badParam("shard-split", "", "expected dir=PATH");
+  if (!Dir.empty())
+    return badParam("shard-split", "dir=" + Dir.str(), "memory and dir=PATH exclude each other");
+  if (Opts.NotifyFD >= 0 || Opts.QuickExit)
+    return badParam("shard-split", Opts.QuickExit ? "quick-exit" : "notify",
+                    "not with memory (the host hears of each shard from its sink)");
+  return InProcess || badParam("shard-split", "memory",
+                               "only in an in-process split (the plugin's shard_plugin_split_v1)");
+}
+
 bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
   std::string Dir;
   shard::SplitOptions Opts;
@@ -111,6 +133,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       Dir = Value.str();
       return true;
     }
+    if (Key == "memory" && Value.empty())
+      return Opts.Memory = true;
     if (Key == "const-bytes")
       return !Value.getAsInteger(10, Lim.ConstBytes) ||
              badParam("shard-split", Param, "expected a non-negative integer");
@@ -131,7 +155,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
     auto It = Numbers.find(Key);
     if (It == Numbers.end())
       return badParam("shard-split", Param,
-                      "expected dir=PATH, import-cost=N, dup-cost=N, import-depth=N, "
+                      "expected dir=PATH, memory, import-cost=N, dup-cost=N, import-depth=N, "
                       "tiny-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
                       "presimplify=L, threads=N, quick-exit, verify, copy-bodies or sink-locals");
     if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16))
@@ -140,10 +164,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
                                             : "expected a non-negative integer");
     return true;
   });
-  if (!OK)
+  if (!OK || !checkOutput(Dir, Opts))
     return false;
-  if (Dir.empty())
-    return badParam("shard-split", "", "expected dir=PATH");
   if (Opts.Parts == 0 || Opts.Part >= Opts.Parts)
     return badParam("shard-split", "parts=" + std::to_string(Opts.Parts),
                     "expected parts >= 1 and part < parts");
@@ -226,7 +248,9 @@ void addMVPasses(ModulePassManager &MPM, OptimizationLevel Level) {
   MPM.addPass(shard::MVClonePass(shard::MVOptions()));
 }
 
-void registerCallbacks(PassBuilder &PB) {
+} // namespace
+
+void shard::registerPlugin(PassBuilder &PB) {
   if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks()) {
     PIC->addClassToPassName(shard::ShardCostPass::name(), "shard-cost");
     PIC->addClassToPassName(shard::ShardPartitionPass::name(), "shard-partition");
@@ -248,10 +272,8 @@ void registerCallbacks(PassBuilder &PB) {
 #endif
 }
 
-} // namespace
-
 // Exported despite -fvisibility=hidden: opt looks this symbol up by name.
 extern "C" __attribute__((visibility("default"))) ::llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {
-  return {LLVM_PLUGIN_API_VERSION, "Shard", "0.1", registerCallbacks};
+  return {LLVM_PLUGIN_API_VERSION, "Shard", "0.1", shard::registerPlugin};
 }

@@ -2,7 +2,8 @@
 //
 // Each file is written whole and closed before the driver hears of it: one
 // line on the notify descriptor per file, "manifest" or the shard number,
-// short enough to be written at once. The formats are docs/contract.md's.
+// short enough to be written at once. The formats are docs/contract.md's. An
+// in-process split (memory) hands each file's bytes to its sink instead.
 //
 //===----------------------------------------------------------------------===//
 #include "split/Emit.h"
@@ -47,33 +48,46 @@ unsigned writerOf(unsigned S, unsigned Parts) {
   return Parts < 4 ? S % Parts : 1 + S % (Parts - 1);
 }
 
-void writeShard(const Module &M, const Plan &P, const Layout &L, unsigned S,
-                const std::vector<uint8_t> &Here, const std::string &Dir) {
+bool writeShard(const Module &M, const Plan &P, const Layout &L, unsigned S,
+                const std::vector<uint8_t> &Here, const Output &Out) {
   ClonedModule Shard(M);
   buildShard(Shard, M, P, L, S, Here);
-  writeFile(Dir + "/shard." + std::to_string(S) + ".bc",
-            [&](raw_ostream &OS) { WriteBitcodeToFile(*Shard.Mod, OS); });
+  SmallVector<char, 0> Bitcode;
+  if (Out.Sink) {
+    raw_svector_ostream OS(Bitcode);
+    WriteBitcodeToFile(*Shard.Mod, OS);
+  } else {
+    writeFile(Out.Dir + "/shard." + std::to_string(S) + ".bc",
+              [&](raw_ostream &OS) { WriteBitcodeToFile(*Shard.Mod, OS); });
+  }
   moveBodiesBack(Shard);
+  // The module is whole again when the host hears of the shard.
+  return !Out.Sink || Out.Sink->shard(S, StringRef(Bitcode.data(), Bitcode.size()));
 }
 
-void writeManifest(const Module &M, const std::string &Dir, ArrayRef<uint64_t> Work,
+bool writeManifest(const Module &M, const Output &Out, ArrayRef<uint64_t> Work,
                    ArrayRef<unsigned> Functions, ArrayRef<Promotion> Promoted) {
   assert(Work.size() == Functions.size() && "a work and a count per shard");
-  writeFile(Dir + "/manifest", [&](raw_ostream &OS) {
-    OS << "shard-manifest 1\n";
-    OS << "shards " << Work.size() << "\n";
-    if (std::string T = Triple(M.getTargetTriple()).str(); !T.empty())
-      OS << "triple " << T << "\n";
-    OS << "reloc "
-       << (M.getPICLevel() == PICLevel::NotPIC    ? "static"
-           : M.getPIELevel() != PIELevel::Default ? "pie"
-                                                  : "pic")
-       << "\n";
-    for (unsigned S = 0; S < Work.size(); ++S)
-      OS << "shard " << S << " cost " << Work[S] << " functions " << Functions[S] << "\n";
-    for (const Promotion &Pr : Promoted)
-      OS << "promoted " << Pr.NewName << " " << Pr.OldName << "\n";
-  });
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << "shard-manifest 1\n";
+  OS << "shards " << Work.size() << "\n";
+  if (std::string T = Triple(M.getTargetTriple()).str(); !T.empty())
+    OS << "triple " << T << "\n";
+  OS << "reloc "
+     << (M.getPICLevel() == PICLevel::NotPIC    ? "static"
+         : M.getPIELevel() != PIELevel::Default ? "pie"
+                                                : "pic")
+     << "\n";
+  for (unsigned S = 0; S < Work.size(); ++S)
+    OS << "shard " << S << " cost " << Work[S] << " functions " << Functions[S] << "\n";
+  for (const Promotion &Pr : Promoted)
+    OS << "promoted " << Pr.NewName << " " << Pr.OldName << "\n";
+  OS.flush();
+  if (Out.Sink)
+    return Out.Sink->manifest(Text);
+  writeFile(Out.Dir + "/manifest", [&](raw_ostream &FOS) { FOS << Text; });
+  return true;
 }
 
 /// The line is shorter than PIPE_BUF, so that it is written at once.

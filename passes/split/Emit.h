@@ -3,6 +3,7 @@
 // What shard-split writes into its directory (docs/contract.md): shard.K.bc for
 // every shard K, the manifest, and, with notify=FD, a line to the driver as
 // each file is complete. With parts=P, P processes share the shards (writerOf).
+// With memory, the same bytes go to the in-process split's sink instead.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SHARD_SPLIT_EMIT_H
@@ -19,6 +20,7 @@ class Module;
 
 namespace shard {
 
+struct MemorySink;
 struct Plan;
 
 namespace split {
@@ -29,13 +31,20 @@ struct Promotion;
 /// The part that writes shard S when Parts processes split a module.
 unsigned writerOf(unsigned S, unsigned Parts);
 
-/// Writes shard S's module (the definitions Here places in it) to DIR/shard.S.bc.
-void writeShard(const llvm::Module &M, const Plan &P, const Layout &L, unsigned S,
-                const std::vector<uint8_t> &Here, const std::string &Dir);
+/// Where the files go: into the directory Dir, or to Sink (memory).
+struct Output {
+  std::string Dir;
+  MemorySink *Sink = nullptr;
+};
+
+/// Writes shard S's module (the definitions Here places in it) to DIR/shard.S.bc;
+/// false if the sink stopped the split.
+bool writeShard(const llvm::Module &M, const Plan &P, const Layout &L, unsigned S,
+                const std::vector<uint8_t> &Here, const Output &Out);
 
 /// Writes DIR/manifest: the target, the relocation model, each shard's predicted work
-/// and function count, and the promoted names.
-void writeManifest(const llvm::Module &M, const std::string &Dir, llvm::ArrayRef<uint64_t> Work,
+/// and function count, and the promoted names; false if the sink stopped the split.
+bool writeManifest(const llvm::Module &M, const Output &Out, llvm::ArrayRef<uint64_t> Work,
                    llvm::ArrayRef<unsigned> Functions, llvm::ArrayRef<Promotion> Promoted);
 
 /// Tells the driver on file descriptor FD (notify=FD; -1: nobody) that a file is complete:

@@ -2,13 +2,14 @@
 //
 // shard-split<dir=PATH> reads the plan of shard-partition and writes
 // PATH/shard.K.bc for every shard K, plus PATH/manifest for the driver
-// (docs/contract.md). The pass runs the stages of this folder in order:
+// (docs/contract.md); shard-split<memory> hands the same bytes to the sink of
+// the thread's in-process split. The pass runs the stages of this folder in order:
 //
 //   Layout.cpp       what the module defines, and how each shard holds it
 //   presimplify/     (presimplify=L) simplify once what several shards hold
 //   Promote.cpp      names, promotion of locals that cross shards, keep-alive
 //   ShardModule.cpp  each shard's module, cloned by Clone.cpp
-//   Emit.cpp         the files, the manifest and the notify protocol
+//   Emit.cpp         the files (or the sink's buffers), the manifest, the notify protocol
 //
 // A shard borrows the bodies of its own functions: they move into the shard
 // module for its write and back after (copy-bodies copies them instead: the
@@ -77,7 +78,7 @@ std::vector<unsigned> shardsOfPart(const SplitOptions &Opts, ArrayRef<uint64_t> 
 /// no error (clang drops it from each shard, as opt would have).
 void verifyInput(const Module &M, bool Verify) {
   bool BrokenDebugInfo = false;
-  if (Verify && verifyModule(M, &errs(), &BrokenDebugInfo))
+  if (Verify && verifyModule(M, &errorStream(), &BrokenDebugInfo))
     fatal("shard-split", "input module '" + M.getModuleIdentifier() + "' is broken");
   if (BrokenDebugInfo)
     errs() << "warning: shard-split: ignoring invalid debug info in '" << M.getModuleIdentifier()
@@ -90,7 +91,10 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   std::optional<Plan> P = readPlan(M);
   if (!P)
     fatal("shard-split", "module has no shard plan (run shard-partition first)");
-  if (!sys::fs::is_directory(Dir))
+  Output Out{Dir, Opts.Memory ? memorySink() : nullptr};
+  if (Opts.Memory && !Out.Sink)
+    fatal("shard-split", "memory: no in-process split on this thread (shard_plugin_split_v1)");
+  if (!Opts.Memory && !sys::fs::is_directory(Dir))
     fatal("shard-split", "output directory '" + Dir + "' does not exist");
   namePrivatesByReferrer(M, pinnedNames(M));
   // Names pinned by llvm.used or module asm, once the privates have their new names.
@@ -110,14 +114,17 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   std::vector<uint64_t> Work(P->NumShards, 0);
   predictWork(L, Placed, Work, Functions);
   // The manifest first, so that a driver may compile each shard as soon as it is written.
+  // A sink that stops the split leaves the module whole, and nothing more is written.
   if (Opts.Part == 0) {
-    writeManifest(M, Dir, Work, Functions, Promoted);
+    if (!writeManifest(M, Out, Work, Functions, Promoted))
+      return PreservedAnalyses::none();
     notify(Opts.NotifyFD, "manifest");
   }
   for (unsigned S : shardsOfPart(Opts, Work)) {
     LLVM_DEBUG(dbgs() << "shard-split: writing shard " << S << ", predicted work " << Work[S]
                       << ", " << Functions[S] << " functions\n");
-    writeShard(M, *P, L, S, Placed[S], Dir);
+    if (!writeShard(M, *P, L, S, Placed[S], Out))
+      return PreservedAnalyses::none();
     notify(Opts.NotifyFD, std::to_string(S));
   }
   verifyInput(M, Opts.Verify);
@@ -134,7 +141,7 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
 void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(StringRef)>) {
   const SplitLimits &Lim = Opts.Limits;
   SplitOptions D;
-  OS << "shard-split<dir=" << Dir;
+  OS << (Opts.Memory ? "shard-split<memory" : "shard-split<dir=" + Dir);
   if (Lim.ImportCost != D.Limits.ImportCost)
     OS << ";import-cost=" << Lim.ImportCost;
   if (Lim.DupCost != D.Limits.DupCost)

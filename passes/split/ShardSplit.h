@@ -1,7 +1,8 @@
 //===- ShardSplit.h - Write one module per shard ----------------*- C++ -*-===//
 //
 // shard-split<dir=PATH;...> writes one module per shard of the plan that
-// shard-partition recorded, and a manifest for the driver (docs/contract.md).
+// shard-partition recorded, and a manifest for the driver (docs/contract.md);
+// shard-split<memory;...> hands the same bytes to an in-process split's host.
 // SplitLimits says what a shard may hold besides its own definitions,
 // SplitOptions how the shards are written.
 //
@@ -38,9 +39,11 @@ struct SplitOptions {
   bool CopyBodies = false;      // copy every body into its shard, never borrow the owner's
   unsigned Presimplify = 0;     // -O level (1-3) at which to simplify once what shards share
   unsigned Threads = 1;         // threads that simplify it (the output does not depend on them)
+  bool Memory = false;          // to the in-process split's sink (memorySink), not to Dir
 };
 
-/// shard-split<dir=PATH;...>: writes one module per shard and a manifest into PATH.
+/// shard-split<dir=PATH;...>: writes one module per shard and a manifest into PATH
+/// (memory: to the in-process split's sink; Dir is empty).
 struct ShardSplitPass : llvm::PassInfoMixin<ShardSplitPass> {
   std::string Dir;
   SplitOptions Opts;
