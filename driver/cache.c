@@ -28,18 +28,16 @@
 #define MAGIC "SHRDC001"
 #define TRAILER (8 + 16)
 
-static char *root;                   /* the cache directory, NULL when off */
-static unsigned long long max_bytes; /* size cap */
-static int verbose, hits, misses, stores, warned;
-static mode_t mask; /* the umask: entries are as readable as other files */
+static struct cache drv; /* the driver's cache (cache_open) */
 
 struct cache_hasher {
   XXH3_state_t *st;
 };
 
-/* Prints one warning about the cache and goes on without storing (first failure only). */
-PRINTF(1, 2) static void warn_once(const char *f, ...) {
-  if (warned++)
+/* Prints one warning about C and goes on without storing (first failure only; none for a
+   quiet cache). */
+PRINTF(2, 3) static void warn_once(struct cache *c, const char *f, ...) {
+  if (c->warned++ || c->quiet)
     return;
   va_list ap;
   va_start(ap, f);
@@ -62,6 +60,13 @@ struct cache_hasher *cache_hasher_new(const char *kind) {
 /* Adds a string, with its terminating NUL so that fields cannot run together. */
 void cache_hash_str(struct cache_hasher *h, const char *s) {
   XXH3_128bits_update(h->st, s, strlen(s) + 1);
+}
+
+/* Adds the SIZE bytes of DATA and their length, as cache_hash_file adds a file's. */
+void cache_hash_buf(struct cache_hasher *h, const char *data, size_t size) {
+  unsigned long long len = size;
+  XXH3_128bits_update(h->st, data, size);
+  XXH3_128bits_update(h->st, &len, sizeof len);
 }
 
 /* Adds the bytes of the file at PATH (and its length). */
@@ -109,32 +114,45 @@ struct cache_key cache_hasher_done(struct cache_hasher *h) {
   return (struct cache_key){r.low64, r.high64};
 }
 
-/* Turns the cache on in DIR (created if missing) with a size cap; returns whether it is on.
-   A directory that cannot be made gives a warning and no cache. */
-int cache_open(const char *dir, unsigned long long max, int v) {
+/* Turns cache C on in DIR (created if missing) with a size cap and MASK, the umask for its
+   entries; returns whether it is on. A directory that cannot be made gives a warning (none
+   when QUIET) and no cache. */
+int cache_init(struct cache *c, const char *dir, unsigned long long max, int v, int quiet,
+               mode_t mask) {
   struct stat st;
   char *bad = mkdirs(dir);
-  verbose = v;
+  *c = (struct cache){.max_bytes = max, .verbose = v, .quiet = quiet, .mask = mask};
   if (bad || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) < 0) {
-    warn_once("cache directory '%s' is not usable (%s); compiling without the cache", dir,
+    warn_once(c, "cache directory '%s' is not usable (%s); compiling without the cache", dir,
               strerror(errno ? errno : ENOTDIR));
     free(bad);
     return 0;
   }
-  root = xstrdup(dir);
-  max_bytes = max;
-  mask = umask(0);
-  umask(mask);
+  c->root = xstrdup(dir);
   return 1;
 }
 
-/* Whether the cache is on. */
-int cache_on(void) { return root != NULL; }
+/* Frees what C holds. */
+void cache_done(struct cache *c) {
+  free(c->root);
+  c->root = NULL;
+}
 
-/* The entry path of K. */
-static char *entry_path(struct cache_key k) {
-  return fmt("%s/%02x/%016llx%016llx.o", root, (unsigned)(k.hi >> 56), (unsigned long long)k.hi,
-             (unsigned long long)k.lo);
+/* Turns the driver's cache on in DIR (created if missing) with a size cap; returns whether
+   it is on. A directory that cannot be made gives a warning and no cache. */
+int cache_open(const char *dir, unsigned long long max, int v) {
+  mode_t mask = umask(0);
+  umask(mask);
+  return cache_init(&drv, dir, max, v, 0, mask);
+}
+
+/* Whether the cache is on. */
+int cache_on(void) { return drv.root != NULL; }
+
+/* The entry path of K in C. */
+static char *entry_path(const struct cache *c, struct cache_key k) {
+  return fmt("%s/%02x/%016llx%016llx.o", c->root, (unsigned)(k.hi >> 56),
+             (unsigned long long)k.hi, (unsigned long long)k.lo);
 }
 
 /* Reads the whole file FD into a new buffer; returns it and its length in *LEN, or NULL. */
@@ -172,12 +190,12 @@ static int write_all(int fd, const char *p, size_t len) {
   return 0;
 }
 
-/* Copies entry K's object to DST and returns 1 (a hit), or returns 0 (a miss). A damaged
-   entry is removed, with a warning, and is a miss. */
-int cache_get(struct cache_key k, const char *dst) {
-  if (!root)
+/* Reads entry K's object of C into *DATA (a new buffer) and *SIZE and returns 1 (a hit), or
+   returns 0 (a miss). A damaged entry is removed, with a warning, and is a miss. */
+int cache_get_mem(struct cache *c, struct cache_key k, char **data, size_t *size) {
+  if (!c->root)
     return 0;
-  char *path = entry_path(k);
+  char *path = entry_path(c, k);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   size_t len = 0;
   char *buf = fd < 0 ? NULL : slurp(fd, &len);
@@ -185,63 +203,84 @@ int cache_get(struct cache_key k, const char *dst) {
     close(fd);
   if (!buf) {
     free(path);
-    misses++;
+    c->misses++;
     return 0;
   }
   XXH128_hash_t sum = len >= TRAILER ? XXH3_128bits(buf, len - TRAILER) : (XXH128_hash_t){0, 0};
   XXH128_canonical_t want;
   XXH128_canonicalFromHash(&want, sum);
   if (len < TRAILER || memcmp(buf + len - TRAILER, MAGIC, 8) || memcmp(buf + len - 16, &want, 16)) {
-    warn("removed the damaged cache entry '%s'", path);
+    if (!c->quiet)
+      warn("removed the damaged cache entry '%s'", path);
     unlink(path);
     free(buf);
     free(path);
-    misses++;
+    c->misses++;
     return 0;
   }
-  int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (out < 0 || write_all(out, buf, len - TRAILER) < 0 || close(out) < 0)
-    die("cannot write '%s': %s", dst, strerror(errno));
   utimensat(AT_FDCWD, path, NULL, 0); /* recently used */
-  free(buf);
   free(path);
-  hits++;
+  c->hits++;
+  *data = buf;
+  *size = len - TRAILER;
   return 1;
 }
 
-/* Stores the object SRC as entry K (atomically); failures warn and are otherwise ignored. */
-void cache_put(struct cache_key k, const char *src) {
-  if (!root)
+/* Copies entry K's object to DST and returns 1 (a hit), or returns 0 (a miss). */
+int cache_get(struct cache_key k, const char *dst) {
+  char *buf;
+  size_t len;
+  if (!cache_get_mem(&drv, k, &buf, &len))
+    return 0;
+  int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (out < 0 || write_all(out, buf, len) < 0 || close(out) < 0)
+    die("cannot write '%s': %s", dst, strerror(errno));
+  free(buf);
+  return 1;
+}
+
+/* Stores the LEN bytes of BUF as entry K of C (atomically); failures warn and are otherwise
+   ignored. */
+void cache_put_mem(struct cache *c, struct cache_key k, const char *buf, size_t len) {
+  if (!c->root)
     return;
-  char *path = entry_path(k), *sub = xstrdup(path), *tmp = fmt("%s/tmp.XXXXXX", root);
+  char *path = entry_path(c, k), *sub = xstrdup(path), *tmp = fmt("%s/tmp.XXXXXX", c->root);
   *strrchr(sub, '/') = 0;
-  int in = open(src, O_RDONLY | O_CLOEXEC);
-  size_t len = 0;
-  char *buf = in < 0 ? NULL : slurp(in, &len);
-  if (in >= 0)
-    close(in);
   int fd = -1;
-  if (!buf) {
-    warn_once("cannot read '%s' for the cache: %s", src, strerror(errno));
-  } else if ((mkdir(sub, 0777) < 0 && errno != EEXIST) || (fd = mkstemp(tmp)) < 0) {
-    warn_once("cannot write to the cache in '%s': %s", root, strerror(errno));
+  if ((mkdir(sub, 0777) < 0 && errno != EEXIST) || (fd = mkstemp(tmp)) < 0) {
+    warn_once(c, "cannot write to the cache in '%s': %s", c->root, strerror(errno));
   } else {
     XXH128_canonical_t sum;
     XXH128_canonicalFromHash(&sum, XXH3_128bits(buf, len));
     int bad = write_all(fd, buf, len) < 0 || write_all(fd, MAGIC, 8) < 0 ||
               write_all(fd, (const char *)&sum, 16) < 0;
     bad |= close(fd) < 0;
-    if (!bad && chmod(tmp, 0666 & ~mask) == 0 && rename(tmp, path) == 0)
-      stores++;
+    if (!bad && chmod(tmp, 0666 & ~c->mask) == 0 && rename(tmp, path) == 0)
+      c->stores++;
     else {
-      warn_once("cannot write to the cache in '%s': %s", root, strerror(errno));
+      warn_once(c, "cannot write to the cache in '%s': %s", c->root, strerror(errno));
       unlink(tmp);
     }
   }
-  free(buf);
   free(path);
   free(sub);
   free(tmp);
+}
+
+/* Stores the object SRC as entry K (atomically); failures warn and are otherwise ignored. */
+void cache_put(struct cache_key k, const char *src) {
+  if (!drv.root)
+    return;
+  int in = open(src, O_RDONLY | O_CLOEXEC);
+  size_t len = 0;
+  char *buf = in < 0 ? NULL : slurp(in, &len);
+  if (in >= 0)
+    close(in);
+  if (!buf)
+    warn_once(&drv, "cannot read '%s' for the cache: %s", src, strerror(errno));
+  else
+    cache_put_mem(&drv, k, buf, len);
+  free(buf);
 }
 
 /* One file of the cache, for eviction. */
@@ -263,7 +302,7 @@ static int by_use(const void *a, const void *b) {
 
 /* Lists the entries of DIR/xx/ into *ES; removes temporary files older than an hour (left
    by a driver that was killed) on the way. Returns the total size. */
-static unsigned long long scan(struct entry **es, size_t *n) {
+static unsigned long long scan(const char *root, struct entry **es, size_t *n) {
   size_t cap = 0;
   unsigned long long total = 0;
   time_t stale = time(NULL) - 3600;
@@ -298,12 +337,12 @@ static unsigned long long scan(struct entry **es, size_t *n) {
   return total;
 }
 
-/* After a run that stored entries: while the cache is over its size, removes the least
+/* After a run that stored entries in C: while the cache is over its size, removes the least
    recently used entries until it is at 90% of it. Skipped while another driver trims. */
-void cache_trim(void) {
-  if (!root || !stores)
+void cache_trim_in(struct cache *c) {
+  if (!c->root || !c->stores)
     return;
-  char *lp = fmt("%s/lock", root);
+  char *lp = fmt("%s/lock", c->root);
   int fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   free(lp);
   if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -313,24 +352,27 @@ void cache_trim(void) {
   }
   struct entry *es;
   size_t n, removed = 0;
-  unsigned long long total = scan(&es, &n);
-  if (total > max_bytes) {
+  unsigned long long total = scan(c->root, &es, &n);
+  if (total > c->max_bytes) {
     qsort(es, n, sizeof *es, by_use);
-    for (size_t i = 0; i < n && total > max_bytes / 10 * 9; i++)
+    for (size_t i = 0; i < n && total > c->max_bytes / 10 * 9; i++)
       if (unlink(es[i].path) == 0)
         total -= es[i].size, removed++;
   }
-  if (verbose && removed)
+  if (c->verbose && removed)
     note("cache: removed %zu least recently used entr%s to stay under %llu bytes", removed,
-         removed == 1 ? "y" : "ies", max_bytes);
+         removed == 1 ? "y" : "ies", c->max_bytes);
   for (size_t i = 0; i < n; i++)
     free(es[i].path);
   free(es);
   close(fd); /* releases the lock */
 }
 
+/* Trims the driver's cache (cache_trim_in). */
+void cache_trim(void) { cache_trim_in(&drv); }
+
 /* The hits and misses of this run. */
 void cache_counts(int *h, int *m) {
-  *h = hits;
-  *m = misses;
+  *h = drv.hits;
+  *m = drv.misses;
 }

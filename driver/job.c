@@ -2,6 +2,7 @@
    inputs and outputs, for every executor. */
 #define _XOPEN_SOURCE 700
 #include "job.h"
+#include "cache.h"
 #include "cmd.h"
 
 #include <errno.h>
@@ -105,6 +106,60 @@ void job_link(struct job *j, const struct opts *o, const char *dir, int nshards,
   s->fail = xstrdup("llvm-objcopy failed to restore the promoted symbols");
   av_pushf(&j->tools, "%s/llvm-objcopy", o->bindir);
   free(linked);
+}
+
+/* The cache key of a shard's object: its module's bytes (the file BC, or the SIZE bytes of
+   DATA when DATA is not NULL), the compile command without the launcher (which must not
+   change the output) and paths, and clang's identity. */
+struct cache_key job_shard_key(const struct opts *o, const struct manifest *m, const char *bc,
+                               const char *data, size_t size) {
+  struct job j;
+  int skip = 0;
+  for (char **w = o->launcher; w && *w; w++)
+    skip++;
+  job_compile(&j, o, m, "@", 0); /* the same paths for every shard */
+  struct argv *a = &j.step[0].argv;
+  struct cache_hasher *h = cache_hasher_new("shard");
+  cache_hash_tool(h, a->v[skip]);
+  if (opts_presimplifies(o)) /* the plugin takes part in the compile */
+    cache_hash_tool(h, o->plugin);
+  for (int i = skip; i < a->n; i++)
+    cache_hash_str(h, a->v[i]);
+  if (data)
+    cache_hash_buf(h, data, size);
+  else
+    cache_hash_file(h, bc);
+  job_free(&j);
+  return cache_hasher_done(h);
+}
+
+/* The cache key of the whole output: the input's bytes (the file O->input, or the SIZE
+   bytes of DATA when DATA is not NULL), every option that changes the output, and the
+   identity of the driver (DRIVER, the `shard` executable), the plugin and the tools. */
+struct cache_key job_output_key(const struct opts *o, const char *driver, const char *data,
+                                size_t size) {
+  struct cache_hasher *h = cache_hasher_new("output");
+  if (data)
+    cache_hash_buf(h, data, size);
+  else
+    cache_hash_file(h, o->input);
+  cache_hash_tool(h, driver);
+  cache_hash_tool(h, o->plugin);
+  for (const char *const *n = job_tools; *n; n++) {
+    char *t = fmt("%s/%s", o->bindir, *n);
+    cache_hash_tool(h, t);
+    free(t);
+  }
+  char *opts = fmt("shards=%d O%d mv=%s pre=%d", o->shards, o->olevel,
+                   o->mv_targets ? o->mv_targets : "", opts_presimplifies(o));
+  cache_hash_str(h, opts);
+  free(opts);
+  if (o->compile_cmd) { /* launcher: the user's compiler and flags compile the shards */
+    cache_hash_tool(h, o->compile_cmd[0]);
+    for (char **w = o->compile_cmd; *w; w++)
+      cache_hash_str(h, *w);
+  }
+  return cache_hasher_done(h);
 }
 
 /* Frees what J holds. */

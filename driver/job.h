@@ -12,6 +12,7 @@
 #ifndef SHARD_JOB_H
 #define SHARD_JOB_H
 
+#include "cache.h"
 #include "manifest.h"
 #include "opts.h"
 #include "util.h"
@@ -49,6 +50,10 @@ void job_compile(struct job *j, const struct opts *o, const struct manifest *m, 
                  int k);
 void job_link(struct job *j, const struct opts *o, const char *dir, int nshards, char *const *syms,
               const char *tmp);
+struct cache_key job_shard_key(const struct opts *o, const struct manifest *m, const char *bc,
+                               const char *data, size_t size);
+struct cache_key job_output_key(const struct opts *o, const char *driver, const char *data,
+                                size_t size);
 void job_free(struct job *j);
 void job_check_shard(const char *dir, int k);
 

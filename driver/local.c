@@ -71,28 +71,6 @@ static void progress(int done, int total, int running, int tty) {
   fflush(stderr);
 }
 
-/* The cache key of shard K's object: its module's bytes, the compile command without the
-   launcher (which must not change the output) and paths, and clang's identity. */
-static struct cache_key shard_key(const struct manifest *m, const struct opts *o, int k) {
-  struct job j;
-  int skip = 0;
-  for (char **w = o->launcher; w && *w; w++)
-    skip++;
-  job_compile(&j, o, m, "@", 0); /* the same paths for every shard */
-  struct argv *a = &j.step[0].argv;
-  struct cache_hasher *h = cache_hasher_new("shard");
-  cache_hash_tool(h, a->v[skip]);
-  if (opts_presimplifies(o)) /* the plugin takes part in the compile */
-    cache_hash_tool(h, o->plugin);
-  for (int i = skip; i < a->n; i++)
-    cache_hash_str(h, a->v[i]);
-  char *bc = shard_file(work_dir(), k, ".bc");
-  cache_hash_file(h, bc);
-  free(bc);
-  job_free(&j);
-  return cache_hasher_done(h);
-}
-
 /* The split job's opt processes ("parts") and the pipe on which they name each file they
    wrote. */
 struct split {
@@ -165,8 +143,9 @@ static void shard_written(struct build *b, int k) {
         k, b->o->input);
   b->seen[k] = 1;
   if (b->keys) {
-    b->keys[k] = shard_key(m, b->o, k);
-    char *obj = shard_file(work_dir(), k, ".o");
+    char *obj = shard_file(work_dir(), k, ".o"), *bc = shard_file(work_dir(), k, ".bc");
+    b->keys[k] = job_shard_key(b->o, m, bc, NULL, 0);
+    free(bc);
     m->shards[k].cache = cache_get(b->keys[k], obj) ? CACHE_HIT : CACHE_MISS;
     free(obj);
     if (m->shards[k].cache == CACHE_HIT) {

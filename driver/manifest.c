@@ -11,27 +11,37 @@
 
 #define MAX_FIELDS 8
 
-/* Parse state for error messages. */
-static const char *mpath;
-static int mline;
+/* What reading a manifest keeps beside M: where it is (for messages) and the first error. */
+struct reading {
+  const char *path;
+  int line;       /* the current line; 0 after the last */
+  char *err;      /* the first error, a new string */
+  int have_reloc; /* a reloc line was seen */
+  int nseen;      /* shard lines seen */
+  size_t pcap;    /* room in M->promos */
+};
 
-/* Reports a malformed manifest (at the current line, while reading one) and exits. */
-static noreturn void malformed(const char *what, const char *arg) {
-  if (mline)
-    die("malformed manifest '%s' line %d: %s%s", mpath, mline, what, arg);
-  die("malformed manifest '%s': %s%s", mpath, what, arg);
+/* Records a malformed manifest (at the current line, while reading one); returns -1. */
+static int malformed(struct reading *r, const char *what, const char *arg) {
+  if (r->err)
+    return -1;
+  if (r->line)
+    r->err = fmt("malformed manifest '%s' line %d: %s%s", r->path, r->line, what, arg);
+  else
+    r->err = fmt("malformed manifest '%s': %s%s", r->path, what, arg);
+  return -1;
 }
 
-/* Parses an unsigned decimal field or reports it. */
-static unsigned long long unum(const char *s, const char *what) {
+/* Parses an unsigned decimal field into *V; -1 after recording it as malformed. */
+static int unum(struct reading *r, const char *s, const char *what, unsigned long long *v) {
   char *end;
   errno = 0;
   if (*s < '0' || *s > '9')
-    malformed(what, s);
-  unsigned long long v = strtoull(s, &end, 10);
+    return malformed(r, what, s);
+  *v = strtoull(s, &end, 10);
   if (*end || errno)
-    malformed(what, s);
-  return v;
+    return malformed(r, what, s);
+  return 0;
 }
 
 /* Splits LINE in place at single spaces into at most MAX_FIELDS fields; returns the count. */
@@ -47,29 +57,24 @@ static int split(char *line, char **f) {
   return n;
 }
 
-/* What reading a manifest keeps beside M. */
-struct reading {
-  int have_reloc; /* a reloc line was seen */
-  int nseen;      /* shard lines seen */
-  size_t pcap;    /* room in M->promos */
-};
-
 /* Takes a "shards N" line. */
-static void take_shards(struct manifest *m, char **f, int n) {
+static int take_shards(struct manifest *m, struct reading *r, char **f, int n) {
+  unsigned long long v;
   if (n != 2 || m->nshards >= 0)
-    malformed("expected one 'shards N' line", "");
-  unsigned long long v = unum(f[1], "bad shard count ");
+    return malformed(r, "expected one 'shards N' line", "");
+  if (unum(r, f[1], "bad shard count ", &v))
+    return -1;
   if (v < 1 || v > SHARD_MAX_SHARDS)
-    malformed("shard count out of range: ", f[1]);
+    return malformed(r, "shard count out of range: ", f[1]);
   m->nshards = (int)v;
-  m->shards = xmalloc(v * sizeof *m->shards);
-  memset(m->shards, 0, v * sizeof *m->shards);
+  m->shards = xcalloc(v, sizeof *m->shards);
+  return 0;
 }
 
 /* Takes a "reloc pie|pic|static" line. */
-static void take_reloc(struct manifest *m, struct reading *r, char **f, int n) {
+static int take_reloc(struct manifest *m, struct reading *r, char **f, int n) {
   if (n != 2 || r->have_reloc)
-    malformed("expected one 'reloc pie', 'reloc pic' or 'reloc static' line", "");
+    return malformed(r, "expected one 'reloc pie', 'reloc pic' or 'reloc static' line", "");
   if (!strcmp(f[1], "pie"))
     m->reloc = RELOC_PIE;
   else if (!strcmp(f[1], "pic"))
@@ -77,30 +82,35 @@ static void take_reloc(struct manifest *m, struct reading *r, char **f, int n) {
   else if (!strcmp(f[1], "static"))
     m->reloc = RELOC_STATIC;
   else
-    malformed("expected 'reloc pie', 'reloc pic' or 'reloc static'; got ", f[1]);
+    return malformed(r, "expected 'reloc pie', 'reloc pic' or 'reloc static'; got ", f[1]);
   r->have_reloc = 1;
+  return 0;
 }
 
 /* Takes a "shard K cost C functions F" line (K: the next shard). */
-static void take_shard(struct manifest *m, struct reading *r, char **f, int n) {
+static int take_shard(struct manifest *m, struct reading *r, char **f, int n) {
   if (n != 6 || strcmp(f[2], "cost") || strcmp(f[4], "functions"))
-    malformed("expected 'shard K cost C functions F'", "");
+    return malformed(r, "expected 'shard K cost C functions F'", "");
   if (m->nshards < 0)
-    malformed("'shard' line before 'shards N'", "");
+    return malformed(r, "'shard' line before 'shards N'", "");
   if (r->nseen >= m->nshards)
-    malformed("more shard lines than 'shards' says", "");
+    return malformed(r, "more shard lines than 'shards' says", "");
   struct shard *s = &m->shards[r->nseen];
-  if (unum(f[1], "bad shard number ") != (unsigned long long)r->nseen)
-    malformed("shard lines must number 0..N-1 in order; got ", f[1]);
+  unsigned long long k;
+  if (unum(r, f[1], "bad shard number ", &k))
+    return -1;
+  if (k != (unsigned long long)r->nseen)
+    return malformed(r, "shard lines must number 0..N-1 in order; got ", f[1]);
   s->id = r->nseen++;
-  s->cost = unum(f[3], "bad cost ");
-  s->funcs = unum(f[5], "bad function count ");
+  return unum(r, f[3], "bad cost ", &s->cost) || unum(r, f[5], "bad function count ", &s->funcs)
+             ? -1
+             : 0;
 }
 
 /* Takes a "promoted NEW OLD" line. */
-static void take_promo(struct manifest *m, struct reading *r, char **f, int n) {
+static int take_promo(struct manifest *m, struct reading *r, char **f, int n) {
   if (n != 3 || !*f[1] || !*f[2])
-    malformed("expected 'promoted NEW OLD'", "");
+    return malformed(r, "expected 'promoted NEW OLD'", "");
   if (m->npromos == r->pcap) {
     r->pcap = r->pcap ? 2 * r->pcap : 64;
     m->promos = xrealloc(m->promos, r->pcap * sizeof *m->promos);
@@ -108,67 +118,98 @@ static void take_promo(struct manifest *m, struct reading *r, char **f, int n) {
   struct promo *p = &m->promos[m->npromos++];
   p->new = xstrdup(f[1]);
   p->old = strcmp(f[2], "-") ? xstrdup(f[2]) : NULL;
+  return 0;
 }
 
-/* Takes line LINE (the current one, mline) of the manifest. */
-static void take_line(struct manifest *m, struct reading *r, char *line) {
+/* Takes line LINE (the current one, r->line) of the manifest. */
+static int take_line(struct manifest *m, struct reading *r, char *line) {
   char *f[MAX_FIELDS] = {0};
   int n = split(line, f);
-  if (mline == 1) {
+  if (r->line == 1) {
     if (n != 2 || strcmp(f[0], "shard-manifest"))
-      malformed("expected 'shard-manifest 1' as the first line", "");
+      return malformed(r, "expected 'shard-manifest 1' as the first line", "");
     if (strcmp(f[1], "1"))
-      malformed("unsupported manifest version ", f[1]);
+      return malformed(r, "unsupported manifest version ", f[1]);
   } else if (!strcmp(f[0], "shards")) {
-    take_shards(m, f, n);
+    return take_shards(m, r, f, n);
   } else if (!strcmp(f[0], "reloc")) {
-    take_reloc(m, r, f, n);
+    return take_reloc(m, r, f, n);
   } else if (!strcmp(f[0], "triple")) {
     if (n != 2 || !*f[1])
-      malformed("expected one value after ", f[0]);
+      return malformed(r, "expected one value after ", f[0]);
     if (m->triple)
-      malformed("duplicate line: ", f[0]);
+      return malformed(r, "duplicate line: ", f[0]);
     m->triple = xstrdup(f[1]);
   } else if (!strcmp(f[0], "shard")) {
-    take_shard(m, r, f, n);
+    return take_shard(m, r, f, n);
   } else if (!strcmp(f[0], "promoted")) {
-    take_promo(m, r, f, n);
+    return take_promo(m, r, f, n);
   } /* other lines: ignored (forward compatibility) */
+  return 0;
+}
+
+/* Parses and validates the SIZE bytes of manifest TEXT (named PATH in messages) into M;
+   returns NULL, or the reason it is malformed (a new string; M is then freed). */
+char *manifest_parse(const char *text, size_t size, const char *path, struct manifest *m) {
+  struct reading r = {.path = path};
+  memset(m, 0, sizeof *m);
+  m->nshards = -1;
+  for (size_t at = 0; at < size && !r.err;) {
+    const char *nl = memchr(text + at, '\n', size - at);
+    size_t len = nl ? (size_t)(nl - text - at) : size - at;
+    char *line = xmalloc(len + 1);
+    memcpy(line, text + at, len);
+    line[len] = 0;
+    r.line++;
+    if (strlen(line) != len)
+      malformed(&r, "NUL byte in line", "");
+    else
+      take_line(m, &r, line);
+    free(line);
+    at += len + 1;
+  }
+  r.line = 0;
+  if (m->nshards < 0)
+    malformed(&r, "no 'shards N' line", "");
+  else if (!r.have_reloc)
+    malformed(&r, "no 'reloc' line", "");
+  else if (r.nseen != m->nshards)
+    malformed(&r, "fewer 'shard' lines than 'shards' says", "");
+  if (r.err)
+    manifest_free(m);
+  return r.err;
 }
 
 /* Reads and validates the manifest at PATH into M; dies with the reason if it is malformed. */
 void manifest_read(const char *path, struct manifest *m) {
   FILE *fp = fopen(path, "r");
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
-  struct reading r = {0};
   if (!fp)
     die("cannot read manifest '%s': %s", path, strerror(errno));
-  memset(m, 0, sizeof *m);
-  m->nshards = -1;
-  mpath = path;
-  mline = 0;
-  while ((len = getline(&line, &cap, fp)) >= 0) {
-    mline++;
-    if (len > 0 && line[len - 1] == '\n')
-      line[--len] = 0;
-    if (strlen(line) != (size_t)len)
-      malformed("NUL byte in line", "");
-    take_line(m, &r, line);
-  }
+  size_t n = 0, cap = 1 << 16;
+  char *text = xmalloc(cap);
+  for (size_t got; (got = fread(text + n, 1, cap - n, fp)) > 0;)
+    if ((n += got) == cap)
+      text = xrealloc(text, cap *= 2);
   int rerr = ferror(fp);
   fclose(fp);
-  free(line);
-  mline = 0;
   if (rerr)
     die("cannot read manifest '%s': read error", path);
-  if (m->nshards < 0)
-    malformed("no 'shards N' line", "");
-  if (!r.have_reloc)
-    malformed("no 'reloc' line", "");
-  if (r.nseen != m->nshards)
-    malformed("fewer 'shard' lines than 'shards' says", "");
+  char *err = manifest_parse(text, n, path, m);
+  free(text);
+  if (err)
+    die("%s", err);
+}
+
+/* Frees what M holds. */
+void manifest_free(struct manifest *m) {
+  for (size_t i = 0; i < m->npromos; i++) {
+    free(m->promos[i].new);
+    free(m->promos[i].old);
+  }
+  free(m->promos);
+  free(m->shards);
+  free(m->triple);
+  memset(m, 0, sizeof *m);
 }
 
 /* The object file format LLVM gives TRIPLE when it is not ELF (as Triple::getDefaultFormat
@@ -198,11 +239,19 @@ static const char *non_elf(const char *triple) {
   return NULL;
 }
 
-/* Dies unless M's target produces ELF objects, the only kind ld.lld -r and the symbol
-   restoring of phase 3 handle; checked before any shard is compiled. */
-void manifest_check_target(const struct manifest *m, const char *input) {
+/* NULL when M's target produces ELF objects, the only kind ld.lld -r and the symbol
+   restoring of phase 3 handle; else why not (a new string). */
+char *manifest_target_error(const struct manifest *m, const char *input) {
   const char *f = m->triple ? non_elf(m->triple) : NULL;
-  if (f)
-    die("'%s' targets '%s', whose objects are %s: shard produces ELF objects only", input,
-        m->triple, f);
+  if (!f)
+    return NULL;
+  return fmt("'%s' targets '%s', whose objects are %s: shard produces ELF objects only", input,
+             m->triple, f);
+}
+
+/* Dies unless M's target produces ELF objects; checked before any shard is compiled. */
+void manifest_check_target(const struct manifest *m, const char *input) {
+  char *err = manifest_target_error(m, input);
+  if (err)
+    die("%s", err);
 }

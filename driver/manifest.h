@@ -29,7 +29,10 @@ struct manifest {
   size_t npromos;
 };
 
+char *manifest_parse(const char *text, size_t size, const char *path, struct manifest *m);
 void manifest_read(const char *path, struct manifest *m);
+void manifest_free(struct manifest *m);
+char *manifest_target_error(const struct manifest *m, const char *input);
 void manifest_check_target(const struct manifest *m, const char *input);
 
 #endif

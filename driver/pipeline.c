@@ -37,36 +37,12 @@ static void publish(const char *tmp, const char *out) {
   work_set_tmpout(NULL);
 }
 
-/* The cache key of the whole output: the input's bytes, every option that changes the
-   output, and the identity of the driver, the plugin and the tools. */
-static struct cache_key output_key(const struct opts *o) {
-  struct cache_hasher *h = cache_hasher_new("output");
-  cache_hash_file(h, o->input);
-  cache_hash_tool(h, "/proc/self/exe");
-  cache_hash_tool(h, o->plugin);
-  for (const char *const *n = job_tools; *n; n++) {
-    char *t = fmt("%s/%s", o->bindir, *n);
-    cache_hash_tool(h, t);
-    free(t);
-  }
-  char *opts = fmt("shards=%d O%d mv=%s pre=%d", o->shards, o->olevel,
-                   o->mv_targets ? o->mv_targets : "", opts_presimplifies(o));
-  cache_hash_str(h, opts);
-  free(opts);
-  if (o->compile_cmd) { /* launcher: the user's compiler and flags compile the shards */
-    cache_hash_tool(h, o->compile_cmd[0]);
-    for (char **w = o->compile_cmd; *w; w++)
-      cache_hash_str(h, *w);
-  }
-  return cache_hasher_done(h);
-}
-
 /* With the cache on: when it holds the output for this input and these options, writes OUT
    from it and returns 1. Not with --report or --time-trace, which describe the jobs. */
 static int output_from_cache(const struct opts *o, struct cache_key *key) {
   if (!cache_on() || o->report || o->trace)
     return 0;
-  *key = output_key(o);
+  *key = job_output_key(o, "/proc/self/exe", NULL, 0);
   char *tmp = work_tmp_name(o->out);
   work_set_tmpout(tmp);
   if (!cache_get(*key, tmp)) {
@@ -183,10 +159,11 @@ static void build_local(const struct opts *o, struct marks *t, struct cache_key 
   t->link = now();
   if (o->verbose)
     note("phase 3 (link): %.3f s; total %.3f s", t->link - t->compile, t->link - t->start);
-  if (o->report)
-    report_write(o->report, &m, t, jobs);
-  if (o->trace)
-    trace_write(o->trace, &m, t);
+  int e;
+  if (o->report && (e = report_write(o->report, &m, t, jobs)))
+    die("cannot write '%s': %s", o->report, strerror(e));
+  if (o->trace && (e = trace_write(o->trace, &m, t)))
+    die("cannot write '%s': %s", o->trace, strerror(e));
   if (cache_on() && !o->report && !o->trace)
     cache_put(key, tmp);
   publish(tmp, o->out);

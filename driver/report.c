@@ -8,24 +8,21 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Opens PATH for writing or dies naming it. */
-static FILE *open_out(const char *path) {
-  FILE *f = fopen(path, "w");
-  if (!f)
-    die("cannot write '%s': %s", path, strerror(errno));
-  return f;
-}
-
-/* Closes F, dying if anything written to PATH was lost. */
-static void close_out(FILE *f, const char *path) {
+/* Closes F; returns 0, or the errno of what was lost. */
+static int close_out(FILE *f) {
+  errno = 0;
   if (ferror(f) | fclose(f))
-    die("cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+    return errno ? errno : EIO;
+  return 0;
 }
 
 /* Writes the per-shard report: predicted cost, measured time and memory, and a summary
-   (the critical path is the longest job; imbalance is the longest over the mean). */
-void report_write(const char *path, const struct manifest *m, const struct marks *t, int jobs) {
-  FILE *f = open_out(path);
+   (the critical path is the longest job; imbalance is the longest over the mean). Returns 0,
+   or the errno of the failure. */
+int report_write(const char *path, const struct manifest *m, const struct marks *t, int jobs) {
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return errno;
   double sum = 0, longest = 0;
   int crit = 0, hits = 0;
   for (int k = 0; k < m->nshards; k++) {
@@ -54,7 +51,7 @@ void report_write(const char *path, const struct manifest *m, const struct marks
           "  ],\n  \"summary\": {\"job_seconds\": %.3f, \"critical_path_shard\": %d, "
           "\"critical_path_seconds\": %.3f, \"imbalance\": %.3f, \"cache_hits\": %d}\n}\n",
           sum, crit, longest, sum > 0 ? longest * m->nshards / sum : 1.0, hits);
-  close_out(f, path);
+  return close_out(f);
 }
 
 /* Writes one complete event ("ph": "X") in microseconds since the start of the run, after a
@@ -69,9 +66,11 @@ static void event(FILE *f, const char *name, int tid, double from, double to, do
 
 /* Writes the phases (thread 0; the compile phase from its first job, which may start before
    the split ends) and every job that ran (thread 1 + its worker slot; shards from the cache
-   ran none). */
-void trace_write(const char *path, const struct manifest *m, const struct marks *t) {
-  FILE *f = open_out(path);
+   ran none). Returns 0, or the errno of the failure. */
+int trace_write(const char *path, const struct manifest *m, const struct marks *t) {
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return errno;
   fprintf(f, "{\"traceEvents\": [\n");
   event(f, "split", 0, t->start, t->split, t->start, 1);
   event(f, "compile", 0, t->first, t->compile, t->start, 0);
@@ -85,5 +84,5 @@ void trace_write(const char *path, const struct manifest *m, const struct marks 
     event(f, name, 1 + s->slot, s->started, s->started + s->secs, t->start, 0);
   }
   fprintf(f, "\n], \"displayTimeUnit\": \"ms\"}\n");
-  close_out(f, path);
+  return close_out(f);
 }

@@ -10,7 +10,7 @@ struct marks {
   double start, split, first, compile, link;
 };
 
-void report_write(const char *path, const struct manifest *m, const struct marks *t, int jobs);
-void trace_write(const char *path, const struct manifest *m, const struct marks *t);
+int report_write(const char *path, const struct manifest *m, const struct marks *t, int jobs);
+int trace_write(const char *path, const struct manifest *m, const struct marks *t);
 
 #endif
