@@ -1,14 +1,20 @@
 /* shard: the public entry points of libshard: checks the configuration, prepares the host's
    module and hands it to an executor. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "threads.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
+#include <llvm-c/IRReader.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <errno.h>
+#include <fcntl.h>
 
 /* Fills C with the command line's defaults. */
 void shard_config_init(struct shard_config *c) {
@@ -20,6 +26,64 @@ void shard_config_init(struct shard_config *c) {
 /* Frees a message of the library. */
 void shard_dispose_message(char *message) { free(message); }
 
+/* Whether C runs the threads executor. */
+static int threads(const struct shard_config *c) { return c->executor == SHARD_EXECUTOR_THREADS; }
+
+/* Writes the SIZE bytes of DATA into OUTPUT completely or not at all (a temporary file next
+   to it, renamed); 0, or 1 with *ERROR set. */
+static int write_output(const char *output, const char *data, size_t size, char **error) {
+  static unsigned long seq; /* names the temporary files of this process's calls apart */
+  char *tmp = lib_msg("%s.tmp.%ld.%lu", output, (long)getpid(), __atomic_add_fetch(&seq, 1, 0));
+  int fd = tmp ? open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666) : -1;
+  size_t done = 0;
+  for (ssize_t w = 0; fd >= 0 && done < size && (w = write(fd, data + done, size - done)) > 0;)
+    done += (size_t)w;
+  int bad = fd < 0 || done < size;
+  if (fd >= 0)
+    bad |= close(fd) < 0;
+  if (bad || rename(tmp, output) < 0) {
+    *error = lib_msg("shard: error: cannot write '%s': %s", output, strerror(errno));
+    if (fd >= 0)
+      unlink(tmp);
+    bad = 1;
+  }
+  free(tmp);
+  return bad;
+}
+
+/* The threads executor on the module file INPUT (read into a context of its own). */
+static int threads_compile_file(const char *input, const char *output,
+                                const struct shard_config *c, char **error) {
+  LLVMMemoryBufferRef buf;
+  LLVMModuleRef m;
+  char *msg = NULL;
+  if (LLVMCreateMemoryBufferWithContentsOfFile(input, &buf, &msg)) {
+    *error = lib_msg("shard: error: cannot read '%s': %s", input, msg);
+    LLVMDisposeMessage(msg);
+    return 1;
+  }
+  /* The input's bytes for the cache key (the parser takes BUF). */
+  size_t size = LLVMGetBufferSize(buf);
+  char *data = c->cache_dir ? malloc(size ? size : 1) : NULL;
+  if (data)
+    memcpy(data, LLVMGetBufferStart(buf), size);
+  LLVMContextRef ctx = LLVMContextCreate();
+  int rc = 1;
+  struct shard_engine_buf obj = {0};
+  if (LLVMParseIRInContext(ctx, buf, &m, &msg)) { /* takes BUF */
+    *error = lib_msg("shard: error: cannot read the module '%s': %s", input, msg);
+    LLVMDisposeMessage(msg);
+  } else if (lib_prepare_module(m, c, error)) {
+    LLVMDisposeModule(m);
+  } else if (!threads_compile(m, input, data, size, c, &obj, error)) {
+    rc = write_output(output, obj.data, obj.size, error);
+    shard_engine_free(obj.data);
+  }
+  LLVMContextDispose(ctx);
+  free(data);
+  return rc;
+}
+
 /* Compiles the module file INPUT into OUTPUT. */
 int shard_compile_file(const char *input, const char *output, const struct shard_config *c,
                        char **error) {
@@ -30,6 +94,8 @@ int shard_compile_file(const char *input, const char *output, const struct shard
   }
   if (lib_check_config(c, error))
     return 1;
+  if (threads(c))
+    return threads_compile_file(input, output, c, error);
   return process_compile_file(input, output, c, error);
 }
 
@@ -45,6 +111,19 @@ int shard_compile(LLVMModuleRef m, const struct shard_config *c, LLVMMemoryBuffe
   if (lib_check_config(c, error) || lib_prepare_module(m, c, error)) {
     LLVMDisposeModule(m);
     return 1;
+  }
+  if (threads(c)) {
+    size_t n;
+    const char *id = LLVMGetModuleIdentifier(m, &n);
+    char *name = lib_msg("%.*s", (int)n, id);
+    struct shard_engine_buf o = {0};
+    int rc = threads_compile(m, name, NULL, 0, c, &o, error);
+    if (!rc) {
+      *obj = LLVMCreateMemoryBufferWithMemoryRangeCopy(o.data, o.size, name);
+      shard_engine_free(o.data);
+    }
+    free(name);
+    return rc;
   }
   char *dir = lib_tmpdir(error);
   if (!dir) {

@@ -115,9 +115,7 @@ int lib_check_config(const struct shard_config *c, char **error) {
     *error = lib_msg("shard: optimisation level %d is not 0 to 3", c->opt_level);
   else if (!c->acquire != !c->release)
     *error = lib_msg("shard: the job-slot callbacks come in pairs (acquire and release)");
-  else if (c->executor == SHARD_EXECUTOR_THREADS)
-    *error = lib_msg("shard: the threads executor is not built yet");
-  else if (c->pipeline || c->module_fn)
+  else if (c->executor != SHARD_EXECUTOR_THREADS && (c->pipeline || c->module_fn))
     *error = lib_msg("shard: a pipeline text or a module callback needs the threads executor");
   else if (c->cache_dir && lib_check_cache(c->cache_dir, error))
     return 1;

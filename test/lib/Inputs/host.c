@@ -8,7 +8,11 @@
      host [OPTIONS] retarget T IN OUT    IN with its triple set to T
    Options: --shards N, -j N, --cache DIR, --report FILE, --trace FILE, --slots N (host job
    slots through the callbacks; prints the most held at once), --cancel-after N (the
-   acquire callback refuses its (N+1)-th call), --executor threads|processes. */
+   acquire callback refuses its (N+1)-th call), --executor threads|processes, --pipeline TEXT
+   (the threads executor's per-shard pipeline), --count 1 (a module callback that counts the
+   functions each shard defines and imports; prints the totals after the compile),
+   --fail-shard K (the module callback fails shard K). */
+#define _POSIX_C_SOURCE 200809L
 #include <shard.h>
 
 #include <llvm-c/Core.h>
@@ -56,6 +60,50 @@ static void release(void *user) {
 
 static struct shard_config config;
 
+/* What the module callback saw: the names of the functions shards own (defined, not
+   available_externally), how often, and the imports (available_externally). */
+static struct {
+  pthread_mutex_t mu;
+  char **owned;
+  int nowned, twice, imports, shards, fail;
+} seen = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0, 0, -1};
+
+/* The module callback: counts shard K's definitions and imports; fails shard --fail-shard. */
+static int count_functions(LLVMModuleRef shard, int k, int n, void *user, char **error) {
+  (void)user, (void)n;
+  if (k == seen.fail) {
+    *error = strdup("the host refused this shard");
+    return 1;
+  }
+  pthread_mutex_lock(&seen.mu);
+  seen.shards++;
+  for (LLVMValueRef f = LLVMGetFirstFunction(shard); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f))
+      continue;
+    if (LLVMGetLinkage(f) == LLVMAvailableExternallyLinkage) {
+      seen.imports++;
+      continue;
+    }
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    for (int i = 0; i < seen.nowned; i++)
+      if (!strcmp(seen.owned[i], name))
+        seen.twice++;
+    seen.owned = realloc(seen.owned, (seen.nowned + 1) * sizeof *seen.owned);
+    seen.owned[seen.nowned++] = strdup(name);
+  }
+  pthread_mutex_unlock(&seen.mu);
+  return 0;
+}
+
+/* The definitions of M (before the compile consumes it). */
+static int definitions(LLVMModuleRef m) {
+  int n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    n += !LLVMIsDeclaration(f);
+  return n;
+}
+
 /* Reads module PATH into a new context; NULL after printing why. */
 static LLVMModuleRef read_module(const char *path, LLVMContextRef *ctx) {
   LLVMMemoryBufferRef buf;
@@ -75,7 +123,12 @@ static LLVMModuleRef read_module(const char *path, LLVMContextRef *ctx) {
 static int compile(LLVMModuleRef m, const char *out, const char *name) {
   LLVMMemoryBufferRef obj;
   char *error;
-  if (shard_compile(m, &config, &obj, &error)) {
+  int defs = definitions(m);
+  int failed = shard_compile(m, &config, &obj, &error);
+  if (config.module_fn && !failed)
+    printf("%s: module_fn: %d shards, %d definitions owned (%d twice) of %d, %d imports\n", name,
+           seen.shards, seen.nowned, seen.twice, defs, seen.imports);
+  if (failed) {
     printf("%s: error: %s\n", name, error);
     shard_dispose_message(error);
     return 1;
@@ -140,6 +193,12 @@ int main(int argc, char **argv) {
       slots = atoi(v);
     else if (!strcmp(o, "--cancel-after"))
       pool.cancel_after = atoi(v), slots = slots ? slots : 2;
+    else if (!strcmp(o, "--pipeline"))
+      config.pipeline = v;
+    else if (!strcmp(o, "--count"))
+      config.module_fn = count_functions;
+    else if (!strcmp(o, "--fail-shard"))
+      config.module_fn = count_functions, seen.fail = atoi(v);
     else if (!strcmp(o, "--executor"))
       config.executor = !strcmp(v, "threads") ? SHARD_EXECUTOR_THREADS : SHARD_EXECUTOR_PROCESSES;
     else {
@@ -184,6 +243,9 @@ int main(int argc, char **argv) {
     printf("slots: at most %d of %d held, %d left held\n", pool.most, pool.size, pool.held);
   if (rc) { /* the host goes on: the same module again, without what failed */
     config.cache_dir = NULL;
+    config.module_fn = NULL;
+    config.pipeline = NULL;
+    config.report = config.time_trace = NULL;
     pool.cancel_after = -1;
     rc = compile_file(argv[i], argv[argc - 1], "after");
   }

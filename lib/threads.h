@@ -1,0 +1,78 @@
+/* threads: the threads executor's shared state: one build in the host process. Phase 1 (the
+   plugin's split, plugin.c) runs on the calling thread and hands each shard's bitcode to the
+   worker threads (workers.c) as it arrives; phase 3 (threads.c) links their objects. */
+#ifndef SHARD_LIB_THREADS_H
+#define SHARD_LIB_THREADS_H
+
+#include "internal.h"
+
+#include "cache.h"
+#include "engine.h"
+#include "manifest.h"
+#include "opts.h"
+#include "shard-plugin.h"
+
+#include <pthread.h>
+
+/* One shard's job. */
+struct tjob {
+  char *bc; /* its module as bitcode, until compiled */
+  size_t size;
+  struct shard_engine_buf obj;
+};
+
+/* A worker thread: slot I of build B. */
+struct tworker {
+  struct tbuild *b;
+  int i;
+  pthread_t thread;
+};
+
+/* One build. The mutex guards everything below it. */
+struct tbuild {
+  const struct shard_config *c;
+  struct opts o;
+  const char *input; /* the input's name in messages */
+  const char *dir;   /* the work directory's name: keep_temps, else "shard" (not written) */
+  struct manifest m;
+  struct cache cache;      /* root NULL: off */
+  struct cache_key out_key; /* the output's, when it is looked up */
+  struct cache_key *keys;  /* per shard, with the cache on */
+  struct tjob *jobs;       /* per shard, once the manifest came */
+  struct tworker *workers;
+  int nthreads;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int have_manifest;
+  int *ready, nready; /* shards arrived, not started; the largest last */
+  int budget;         /* jobs that may start now (-j less the split and the running ones) */
+  int splitting;      /* phase 1 runs */
+  int stop;           /* a job failed or was cancelled: start no more */
+  int cancelled;
+  char *err; /* the first job's error */
+  int running, done, peak;
+  double start, split, first, compile;
+};
+
+/* plugin.c */
+shard_plugin_split_fn plugin_split_fn(const char *path, char **error);
+
+/* workers.c */
+void workers_start(struct tbuild *b);
+void workers_add(struct tbuild *b, int k, char *bc, size_t size);
+void workers_split_done(struct tbuild *b);
+void workers_join(struct tbuild *b);
+
+/* outputs.c */
+int outputs_cache_open(struct tbuild *b, char **error);
+int outputs_lookup(struct tbuild *b, const char *data, size_t size, struct shard_engine_buf *out);
+int outputs_shard(struct tbuild *b, int k, const char *bc, size_t size);
+void outputs_objects(struct tbuild *b);
+int outputs_finish(struct tbuild *b, const struct shard_engine_buf *out, char **error);
+void outputs_keep(const struct tbuild *b, const char *path, const char *data, size_t size);
+
+/* threads.c */
+int threads_compile(LLVMModuleRef m, const char *input, const char *data, size_t size,
+                    const struct shard_config *c, struct shard_engine_buf *out, char **error);
+
+#endif
