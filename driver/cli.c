@@ -16,7 +16,7 @@
 #define USAGE                                                                                      \
   "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"                 \
   "             [--presimplify] [--keep-temps DIR] [--report FILE] [--time-trace FILE]\n"          \
-  "             [--launcher CMD] [--executor processes|slurm] [--srun-args ARGS]\n"                \
+  "             [--launcher CMD] [--executor processes|slurm|threads] [--srun-args ARGS]\n"                \
   "             [--max-mem SIZE] [--cache-dir DIR | --no-cache] [--cache-size SIZE]\n"             \
   "             [--llvm-bindir DIR] [--plugin PATH] [--malloc LIB] [--emit-ninja FILE]\n"          \
   "             -o OUT INPUT\n"                                                                    \
@@ -55,7 +55,8 @@ void cli_help(void) {
          "  --executor E        what runs the shard compiles: 'processes' on this machine\n"
          "                      (default) or 'slurm', each one a job step (srun, 1 task,\n"
          "                      1 CPU, the predicted memory); -j steps in flight; the work\n"
-         "                      dir must be on storage the nodes see (docs/cluster.md)\n"
+         "                      dir must be on storage the nodes see (docs/cluster.md);\n"
+         "                      'threads': all three phases in this process (libshard)\n"
          "  --srun-args ARGS    more srun arguments for every step, e.g. '-p PART -A ACCT'\n"
          "                      (words split at spaces; default: $SHARD_SRUN_ARGS)\n"
          "  --cache-dir DIR     cache compiled shards and outputs in DIR (default:\n"
@@ -222,8 +223,10 @@ static int converted(struct parse *p, int argc, char **argv, int *i) {
       o->executor = EXEC_PROCESSES;
     else if (!strcmp(v, "slurm"))
       o->executor = EXEC_SLURM;
+    else if (!strcmp(v, "threads"))
+      o->executor = EXEC_THREADS;
     else
-      die_usage("invalid value '%s' for --executor (expected processes or slurm)", v);
+      die_usage("invalid value '%s' for --executor (expected processes, slurm or threads)", v);
   } else {
     return 0;
   }
@@ -267,6 +270,12 @@ static void check_usage(struct opts *o) {
               o->report  ? "--report"
               : o->trace ? "--time-trace"
                          : "--max-mem");
+  if (o->executor == EXEC_THREADS && (o->ninja || o->launcher || o->max_mem || o->plugin))
+    die_usage("%s cannot be used with --executor threads (docs/driver.md)",
+              o->ninja      ? "--emit-ninja"
+              : o->launcher ? "--launcher"
+              : o->max_mem  ? "--max-mem"
+                            : "--plugin");
   if (o->ninja && o->executor == EXEC_SLURM)
     die_usage("--executor slurm cannot be used with --emit-ninja (ninja runs the shard jobs)");
   const char *srun_env = getenv("SHARD_SRUN_ARGS");
@@ -308,6 +317,8 @@ static void check_launcher_usage(const struct parse *p) {
     die_usage("-O before the compiler: the compiler's arguments give the -O level");
   if (o->ninja)
     die_usage("--emit-ninja cannot be used as a compiler launcher");
+  if (o->executor == EXEC_THREADS)
+    die_usage("--executor threads cannot be used as a compiler launcher (docs/driver.md)");
   if ((o->report && !*o->report) || (o->trace && !*o->trace) || (o->keep && !*o->keep))
     die_usage("empty file name for --report, --time-trace or --keep-temps");
 }

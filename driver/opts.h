@@ -16,6 +16,7 @@
 enum executor {
   EXEC_PROCESSES, /* child processes on this machine (local.c) */
   EXEC_SLURM,     /* Slurm job steps through srun (slurm.c), scheduled by local.c */
+  EXEC_THREADS,   /* libshard's threads executor in this process (inproc.c) */
 };
 
 struct opts {

@@ -6,6 +6,7 @@
 #define _XOPEN_SOURCE 700
 #include "pipeline.h"
 #include "cache.h"
+#include "inproc.h"
 #include "diag.h"
 #include "job.h"
 #include "jobserver.h"
@@ -188,6 +189,10 @@ static int build_small(const struct opts *o) {
 /* Runs the pipeline O describes; returns the exit status (errors exit on their own). */
 int pipeline_run(struct opts *o) {
   preflight_resolve(o);
+  if (o->executor == EXEC_THREADS) {
+    preflight_check(o);
+    return inproc_run(o);
+  }
   proc_init(o->verbose);
   if (o->malloc_lib) {
     preload_use(o->malloc_lib);
