@@ -88,15 +88,17 @@ static int got_manifest(void *user, const char *text, size_t size) {
     workers_start(b);
   } else if (!b->err) {
     b->err = lib_msg("shard: error: %s", err);
-    b->stop = 1;
+    b->stop = b->halt = 1;
   }
   free(err);
-  int stop = b->stop;
+  int halt = b->halt;
   pthread_mutex_unlock(&b->mu);
-  return stop;
+  return halt;
 }
 
-/* The sink's shard K: queued for the workers (the split stops once a job failed). */
+/* The sink's shard K: queued for the workers. After a failed job the split goes on (so that
+   a broken input is reported as such, as the command line does), queueing nothing; after a
+   refused slot it stops. */
 static int got_shard(void *user, int k, char *bc, size_t size) {
   struct tbuild *b = user;
   pthread_mutex_lock(&b->mu);
@@ -105,15 +107,15 @@ static int got_shard(void *user, int k, char *bc, size_t size) {
     b->err = lib_msg("shard: error: the split gave shard %d, which the manifest of '%s' does not "
                      "list or was given before",
                      k, b->input);
-    b->stop = 1;
+    b->stop = b->halt = 1;
   }
   if (b->stop || outputs_shard(b, k, bc, size))
     free(bc);
   else
     workers_add(b, k, bc, size);
-  int stop = b->stop;
+  int halt = b->halt;
   pthread_mutex_unlock(&b->mu);
-  return stop;
+  return halt;
 }
 
 /* Phases 1 and 2: the split on the calling thread (holding one of the -j jobs and, with the
@@ -140,10 +142,12 @@ static int split_and_compile(struct tbuild *b, LLVMModuleRef m, char **error) {
   b->compile = now();
   free(passes);
   for (int k = 0; !rc && !b->stop && k < b->m.nshards; k++)
-    if (!b->jobs[k].obj.data)
+    if (!b->jobs[k].obj.data) {
       b->err = lib_msg("shard: error: the manifest lists shard %d but the split did not give it",
                        k);
-  if (rc && !b->stop) /* a broken input is reported as such, not as what it caused */
+      b->stop = 1;
+    }
+  if (rc && !b->halt) /* a broken input is reported as such, not as what it caused */
     *error = lib_msg("shard: error: cannot split '%s': %s", b->input, serr ? serr : "");
   else if (b->cancelled)
     *error = lib_msg("shard: cancelled (the host's job-slot callback refused a slot)");

@@ -48,6 +48,7 @@ struct tbuild {
   int budget;         /* jobs that may start now (-j less the split and the running ones) */
   int splitting;      /* phase 1 runs */
   int stop;           /* a job failed or was cancelled: start no more */
+  int halt;           /* stop the split too (cancelled, or what it gave is wrong) */
   int cancelled;
   char *err; /* the first job's error */
   int running, done, peak;

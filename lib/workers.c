@@ -74,7 +74,7 @@ static void *worker(void *arg) {
     int refused = c->acquire && c->acquire(c->slot_user);
     pthread_mutex_lock(&b->mu);
     if (refused) {
-      b->cancelled = b->stop = 1;
+      b->cancelled = b->stop = b->halt = 1;
       b->budget++;
       pthread_cond_broadcast(&b->cv);
       break;
@@ -124,7 +124,7 @@ void workers_start(struct tbuild *b) {
   }
   pthread_attr_destroy(&at);
   if (!b->nthreads && !b->err)
-    b->err = lib_msg("shard: error: cannot start a worker thread"), b->stop = 1;
+    b->err = lib_msg("shard: error: cannot start a worker thread"), b->stop = b->halt = 1;
 }
 
 /* Shard K's bitcode arrived (called locked): queues it, the largest predicted cost last. */
