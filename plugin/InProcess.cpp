@@ -4,7 +4,8 @@
 // on a module of its host, as opt runs it: a PassBuilder with the plugin's
 // callbacks (registerPlugin), every target registered, and the TargetMachine opt
 // makes for a module with a triple and no -mcpu (default CPU and features, -O2
-// code generation; none without a triple). shard-split<memory> hands the manifest
+// code generation; none without a triple), which also gives such a module without a
+// data layout its target's, as opt's reader does. shard-split<memory> hands the manifest
 // and each shard's bitcode to the host's sink, the bytes opt would write.
 //
 // The host's process goes on after any error a module or a pipeline text can
@@ -79,6 +80,9 @@ std::string runPipeline(Module &M, StringRef Passes, const HostSink &Host) {
   std::string TMError; // as for opt, a module whose target is missing gets no TargetMachine
   if (TT.getArch() != Triple::UnknownArch)
     TM = shard::createTargetMachine(TT, std::nullopt, TMError);
+  // opt gives a module with a triple and no data layout its target's as it reads it.
+  if (TM && M.getDataLayoutStr().empty())
+    M.setDataLayout(TM->createDataLayout());
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;

@@ -27,8 +27,8 @@ namespace {
 struct InProcessSplit {
   std::jmp_buf Jump;
   MemorySink *Sink;
-  std::string Fatal;      // fatal()'s message
-  std::string Log;        // what the passes printed about the error
+  std::string Fatal; // fatal()'s message
+  std::string Log;   // what the passes printed about the error
   raw_string_ostream LogOS{Log};
 };
 thread_local InProcessSplit *Current = nullptr;
