@@ -79,6 +79,12 @@ static void *worker(void *arg) {
       pthread_cond_broadcast(&b->cv);
       break;
     }
+    if (b->stop) { /* another job failed meanwhile */
+      b->budget++;
+      if (c->release)
+        c->release(c->slot_user);
+      break;
+    }
     double t0 = now();
     if (!b->running && !b->done)
       b->first = t0;
