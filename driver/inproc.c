@@ -50,7 +50,7 @@ int inproc_run(const struct opts *o) {
   struct shard_config c;
   a.init(&c);
   c.executor = SHARD_EXECUTOR_THREADS;
-  c.jobs = o->jobs;
+  c.jobs = o->jobs_given ? o->jobs : 0; /* 0: online CPUs, or the jobserver's tokens */
   c.shards = o->shards;
   c.opt_level = o->olevel;
   char *mv = o->mv_targets ? xstrdup(o->mv_targets) : NULL; /* ':'-separated: back to ',' */

@@ -18,12 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int rfd = -1;        /* reads tokens: our own non-blocking open file description */
-static int wfd = -1;        /* writes tokens back */
-static int wfd_ours;        /* WFD was opened here (fifo), not inherited from make */
-static int dead;            /* reading failed or hit end of file: no more tokens */
-static unsigned char *toks; /* the tokens held, each written back as the byte it was */
-static int ntoks, captoks;
+static struct jobserver drv = JOBSERVER_INIT; /* the driver's (the js_ functions) */
 
 /* Returns the value of the last --jobserver-auth= or --jobserver-fds= word of MAKEFLAGS (a
    new string, backslash escapes undone), or NULL. Words after "--" are variable settings. */
@@ -82,8 +77,8 @@ static int fd_num(const char *s, const char **end) {
   return e == s || errno || v < 0 || v > INT_MAX ? -1 : (int)v;
 }
 
-/* Uses the pipe fds "R,W"; returns why not, or NULL. */
-static char *open_fds(const char *a) {
+/* Uses the pipe fds "R,W" for J; returns why not, or NULL. */
+static char *open_fds(struct jobserver *j, const char *a) {
   const char *end;
   struct stat rs, ws;
   int r = fd_num(a, &end), w = -1;
@@ -100,45 +95,41 @@ static char *open_fds(const char *a) {
     return why;
   /* O_NONBLOCK on a dup() would change make's own reads too: open a new description. */
   char *p = fmt("/proc/self/fd/%d", r);
-  rfd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (rfd < 0)
+  j->rfd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (j->rfd < 0)
     why = fmt("cannot open '%s': %s", p, strerror(errno));
   free(p);
-  wfd = w;
+  j->wfd = w;
   return why;
 }
 
-/* Uses the named pipe PATH; returns why not, or NULL. */
-static char *open_fifo(const char *path) {
+/* Uses the named pipe PATH for J; returns why not, or NULL. */
+static char *open_fifo(struct jobserver *j, const char *path) {
   struct stat st;
   if (stat(path, &st) < 0)
     return fmt("cannot open '%s': %s", path, strerror(errno));
   if (!S_ISFIFO(st.st_mode))
     return fmt("'%s' is not a fifo", path);
-  rfd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (rfd < 0)
+  j->rfd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (j->rfd < 0)
     return fmt("cannot open '%s': %s", path, strerror(errno));
   /* Does not wait for a reader: RFD is one. */
-  wfd = open(path, O_WRONLY | O_CLOEXEC);
-  if (wfd < 0)
+  j->wfd = open(path, O_WRONLY | O_CLOEXEC);
+  if (j->wfd < 0)
     return fmt("cannot open '%s' for writing: %s", path, strerror(errno));
-  wfd_ours = 1;
+  j->wfd_ours = 1;
   return NULL;
 }
 
-/* Connects to the jobserver MAKEFLAGS names, if any; returns 1 when it is usable. A missing
-   or unusable one is not an error: -j applies (-v says why). */
-int js_init(int verbose) {
+/* Connects J to the jobserver MAKEFLAGS names, if any; returns 1 when it is usable. A
+   missing or unusable one is not an error: -j applies (-v says why). */
+int jobserver_open(struct jobserver *j, int verbose) {
   char *a = auth_arg();
   if (!a)
     return 0;
-  char *why = !strncmp(a, "fifo:", 5) ? open_fifo(a + 5) : open_fds(a);
+  char *why = !strncmp(a, "fifo:", 5) ? open_fifo(j, a + 5) : open_fds(j, a);
   if (why) {
-    if (rfd >= 0)
-      close(rfd);
-    if (wfd_ours)
-      close(wfd);
-    rfd = wfd = -1;
+    jobserver_close(j);
     if (verbose)
       note("ignoring the jobserver in MAKEFLAGS (%s): %s; using -j", a, why);
     free(why);
@@ -146,51 +137,56 @@ int js_init(int verbose) {
     note("using the jobserver in MAKEFLAGS (%s)", a);
   }
   free(a);
-  return rfd >= 0;
+  return j->rfd >= 0;
 }
 
-/* Whether a jobserver is in use. */
-int js_active(void) { return rfd >= 0; }
+/* Gives back J's tokens and closes what it opened. */
+void jobserver_close(struct jobserver *j) {
+  jobserver_put_all(j);
+  if (j->rfd >= 0)
+    close(j->rfd);
+  if (j->wfd_ours)
+    close(j->wfd);
+  free(j->toks);
+  *j = (struct jobserver)JOBSERVER_INIT;
+}
 
-/* The fd that polls readable when a token may be free, or -1 when none can come. */
-int js_fd(void) { return rfd >= 0 && !dead ? rfd : -1; }
+/* The fd that polls readable when a token of J may be free, or -1 when none can come. */
+int jobserver_fd(const struct jobserver *j) { return j->rfd >= 0 && !j->dead ? j->rfd : -1; }
 
-/* The number of tokens held (besides the implicit slot). */
-int js_held(void) { return ntoks; }
-
-/* Takes one more token if one is free now (never waits); returns 1 if it did. */
-int js_get(void) {
+/* Takes one more token of J if one is free now (never waits); returns 1 if it did. */
+int jobserver_get(struct jobserver *j) {
   unsigned char c;
-  if (js_fd() < 0)
+  if (jobserver_fd(j) < 0)
     return 0;
-  if (ntoks == captoks) { /* before reading: a token read must never be dropped */
-    captoks = captoks ? 2 * captoks : 16;
-    toks = xrealloc(toks, captoks);
+  if (j->ntoks == j->captoks) { /* before reading: a token read must never be dropped */
+    j->captoks = j->captoks ? 2 * j->captoks : 16;
+    j->toks = xrealloc(j->toks, j->captoks);
   }
   for (;;) {
-    ssize_t n = read(rfd, &c, 1);
+    ssize_t n = read(j->rfd, &c, 1);
     if (n == 1) {
-      toks[ntoks++] = c;
+      j->toks[j->ntoks++] = c;
       return 1;
     }
     if (n < 0 && errno == EINTR)
       continue;
     if (n == 0 || errno != EAGAIN)
-      dead = 1;
+      j->dead = 1;
     return 0;
   }
 }
 
-/* Gives back the token taken last, writing the byte it was. */
-void js_put(void) {
-  if (!ntoks)
+/* Gives back J's token taken last, writing the byte it was. */
+void jobserver_put(struct jobserver *j) {
+  if (!j->ntoks)
     return;
-  unsigned char c = toks[--ntoks];
+  unsigned char c = j->toks[--j->ntoks];
   for (;;) {
-    if (write(wfd, &c, 1) == 1)
+    if (write(j->wfd, &c, 1) == 1)
       return;
     if (errno == EAGAIN) { /* a non-blocking pipe that is full: wait for room */
-      struct pollfd p = {.fd = wfd, .events = POLLOUT};
+      struct pollfd p = {.fd = j->wfd, .events = POLLOUT};
       poll(&p, 1, -1);
     } else if (errno != EINTR) {
       return; /* nobody left to give it to */
@@ -198,8 +194,29 @@ void js_put(void) {
   }
 }
 
-/* Gives back every token held (at the end of a phase, and at exit). */
-void js_put_all(void) {
-  while (ntoks)
-    js_put();
+/* Gives back every token J holds. */
+void jobserver_put_all(struct jobserver *j) {
+  while (j->ntoks)
+    jobserver_put(j);
 }
+
+/* The driver's jobserver: connects to the one MAKEFLAGS names (jobserver_open). */
+int js_init(int verbose) { return jobserver_open(&drv, verbose); }
+
+/* Whether a jobserver is in use. */
+int js_active(void) { return drv.rfd >= 0; }
+
+/* The fd that polls readable when a token may be free, or -1 when none can come. */
+int js_fd(void) { return jobserver_fd(&drv); }
+
+/* The number of tokens held (besides the implicit slot). */
+int js_held(void) { return drv.ntoks; }
+
+/* Takes one more token if one is free now (never waits); returns 1 if it did. */
+int js_get(void) { return jobserver_get(&drv); }
+
+/* Gives back the token taken last, writing the byte it was. */
+void js_put(void) { jobserver_put(&drv); }
+
+/* Gives back every token held (at the end of a phase, and at exit). */
+void js_put_all(void) { jobserver_put_all(&drv); }

@@ -17,21 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Whether MAKEFLAGS names a make jobserver. */
-static int jobserver(void) {
-  const char *f = getenv("MAKEFLAGS");
-  return f && (strstr(f, "--jobserver-auth=") || strstr(f, "--jobserver-fds="));
-}
-
-/* The command line's pipeline description for C: what cmd_split and cmd_compile read. Jobs:
-   C's, else online CPUs; under a make jobserver without host slots, one (the implicit slot:
-   the threads executor takes no tokens yet). */
+/* The command line's pipeline description for C: what cmd_split and cmd_compile read (jobs:
+   C's, else online CPUs, as the command line's -j). */
 static void fill_opts(struct opts *o, const struct shard_config *c, const char *input) {
   opts_init(o);
   if (c->jobs)
     o->jobs = c->jobs;
-  else if (!c->acquire && jobserver())
-    o->jobs = 1;
   o->jobs_given = c->jobs != 0;
   o->shards = c->shards;
   o->olevel = c->opt_level;
@@ -121,22 +112,21 @@ static int got_shard(void *user, int k, char *bc, size_t size) {
 /* Phases 1 and 2: the split on the calling thread (holding one of the -j jobs and, with the
    host's callbacks, one host slot), the compiles on the workers; 0, or 1 with *ERROR set. */
 static int split_and_compile(struct tbuild *b, LLVMModuleRef m, char **error) {
-  const struct shard_config *c = b->c;
   shard_plugin_split_fn split = plugin_split_fn(b->o.plugin, error);
   if (!split)
     return 1;
-  if (c->acquire && c->acquire(c->slot_user)) {
+  if (b->acquire && b->acquire(b->slot_user)) {
     *error = lib_msg("shard: cancelled (the host's job-slot callback refused a slot)");
     return 1;
   }
   char *passes = split_passes(&b->o), *serr = NULL;
-  b->budget = b->o.jobs - 1;
+  b->budget = b->limit - 1;
   b->splitting = 1;
   struct shard_plugin_sink sink = {b, got_manifest, got_shard};
   int rc = split(m, passes, &sink, &serr);
   b->split = now();
-  if (c->release)
-    c->release(c->slot_user);
+  if (b->release)
+    b->release(b->slot_user);
   workers_split_done(b);
   workers_join(b);
   b->compile = now();
@@ -186,8 +176,23 @@ static int link_objects(struct tbuild *b, struct shard_engine_buf *out, char **e
   return rc != 0;
 }
 
+/* B's job slots and the most jobs at once: the host's callbacks (and -j, or online CPUs);
+   without them and without -j, a make jobserver's tokens when MAKEFLAGS names one (as many
+   jobs as it gives, as the command line); else -j or online CPUs. */
+static void slots_init(struct tbuild *b) {
+  const struct shard_config *c = b->c;
+  b->limit = b->o.jobs;
+  if (c->acquire) {
+    b->acquire = c->acquire, b->release = c->release, b->slot_user = c->slot_user;
+  } else if (!c->jobs && tokens_open(b)) {
+    b->acquire = tokens_acquire, b->release = tokens_release, b->slot_user = b;
+    b->limit = 1 << 30; /* the tokens decide (the workers: one per shard at most) */
+  }
+}
+
 /* Frees what B holds. */
 static void build_free(struct tbuild *b) {
+  tokens_close(b);
   for (int k = 0; b->jobs && k < b->m.nshards; k++) {
     free(b->jobs[k].bc);
     shard_engine_free(b->jobs[k].obj.data);
@@ -228,6 +233,7 @@ int threads_compile(LLVMModuleRef m, const char *input, const char *data, size_t
   pthread_mutex_init(&b.mu, NULL);
   pthread_cond_init(&b.cv, NULL);
   fill_opts(&b.o, c, input);
+  slots_init(&b);
   b.start = now();
   int rc = outputs_cache_open(&b, error);
   if (!rc && !from_cache(&b, m, data, size, out)) {

@@ -8,6 +8,7 @@
 
 #include "cache.h"
 #include "engine.h"
+#include "jobserver.h"
 #include "manifest.h"
 #include "opts.h"
 #include "shard-plugin.h"
@@ -39,11 +40,18 @@ struct tbuild {
   struct cache_key out_key; /* the output's, when it is looked up */
   struct cache_key *keys;  /* per shard, with the cache on */
   struct tjob *jobs;       /* per shard, once the manifest came */
+  /* Job slots: the host's callbacks, or a make jobserver's tokens (tokens.c), or none. */
+  shard_acquire_fn acquire;
+  shard_release_fn release;
+  void *slot_user;
+  int limit; /* jobs at once, the split included */
+  struct jobserver js;
   struct tworker *workers;
   int nthreads;
   pthread_mutex_t mu;
   pthread_cond_t cv;
   int have_manifest;
+  int implicit; /* the jobserver's implicit slot is free */
   int *ready, nready; /* shards arrived, not started; the largest last */
   int budget;         /* jobs that may start now (-j less the split and the running ones) */
   int splitting;      /* phase 1 runs */
@@ -63,6 +71,12 @@ void workers_start(struct tbuild *b);
 void workers_add(struct tbuild *b, int k, char *bc, size_t size);
 void workers_split_done(struct tbuild *b);
 void workers_join(struct tbuild *b);
+
+/* tokens.c */
+int tokens_open(struct tbuild *b);
+int tokens_acquire(void *user);
+void tokens_release(void *user);
+void tokens_close(struct tbuild *b);
 
 /* outputs.c */
 int outputs_cache_open(struct tbuild *b, char **error);

@@ -61,7 +61,6 @@ static int finished(const struct tbuild *b) { return b->stop || (!b->splitting &
 static void *worker(void *arg) {
   struct tworker *w = arg;
   struct tbuild *b = w->b;
-  const struct shard_config *c = b->c;
   pthread_mutex_lock(&b->mu);
   for (;;) {
     while (!finished(b) && !(b->nready && b->budget > 0))
@@ -71,7 +70,7 @@ static void *worker(void *arg) {
     int k = b->ready[--b->nready];
     b->budget--;
     pthread_mutex_unlock(&b->mu);
-    int refused = c->acquire && c->acquire(c->slot_user);
+    int refused = b->acquire && b->acquire(b->slot_user);
     pthread_mutex_lock(&b->mu);
     if (refused) {
       b->cancelled = b->stop = b->halt = 1;
@@ -81,8 +80,8 @@ static void *worker(void *arg) {
     }
     if (b->stop) { /* another job failed meanwhile */
       b->budget++;
-      if (c->release)
-        c->release(c->slot_user);
+      if (b->release)
+        b->release(b->slot_user);
       break;
     }
     double t0 = now();
@@ -93,8 +92,8 @@ static void *worker(void *arg) {
     pthread_mutex_unlock(&b->mu);
     char *err = compile(b, k);
     double t1 = now(); /* before the slot goes back: the next job starts after */
-    if (c->release)
-      c->release(c->slot_user);
+    if (b->release)
+      b->release(b->slot_user);
     pthread_mutex_lock(&b->mu);
     struct shard *s = &b->m.shards[k];
     s->started = t0;
@@ -116,7 +115,7 @@ static void *worker(void *arg) {
 /* Starts the workers once the manifest is known (called locked): -j of them, no more than
    the shards. */
 void workers_start(struct tbuild *b) {
-  int n = b->o.jobs < b->m.nshards ? b->o.jobs : b->m.nshards;
+  int n = b->limit < b->m.nshards ? b->limit : b->m.nshards;
   b->workers = xcalloc(n, sizeof *b->workers);
   b->ready = xcalloc(b->m.nshards, sizeof *b->ready);
   pthread_attr_t at;
