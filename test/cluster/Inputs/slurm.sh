@@ -40,12 +40,13 @@ running_step() {
 }
 
 echo "== sqlite3.c: the same bytes as the local build"; echo "[$SECONDS s] sqlite3.c: the same bytes as the local build" >&2
-"$SHARD" -j2 -o "$W/local.o" "$BC" || echo "local build failed: $?"
-"$SHARD" --executor slurm -j2 -v -o "$W/slurm.o" "$BC" 2>"$W/slurm.log" ||
+"$SHARD" -j2 --report "$W/local.json" -o "$W/local.o" "$BC" || echo "local build failed: $?"
+"$SHARD" --executor slurm -j2 -v --report "$W/slurm.json" -o "$W/slurm.o" "$BC" 2>"$W/slurm.log" ||
     { echo "slurm build failed: $?"; cat "$W/slurm.log"; }
 grep -c -- '--job-name=shard\.' "$W/slurm.log" | sed 's/^/steps: /'
-grep -o -m1 'srun --quiet --ntasks=1 --cpus-per-task=1 --mem=[0-9]*M' "$W/slurm.log"
+grep -o -m1 'srun --quiet --ntasks=1 --cpus-per-task=1 --mem=[0-9]*M .*shard --slurm-step -- ' "$W/slurm.log"
 cmp "$W/local.o" "$W/slurm.o" && echo "same bytes"
+python3 "$HERE/check-report.py" "$W/local.json" "$W/slurm.json"
 queue_left "sqlite"
 
 cp "$FAULT"/* "$W/bin/" 2>/dev/null || { mkdir -p "$W/bin" && cp "$FAULT"/* "$W/bin/"; }
