@@ -19,7 +19,7 @@
   "             [--launcher CMD] [--executor processes|slurm] [--srun-args ARGS]\n"                \
   "             [--max-mem SIZE] [--cache-dir DIR | --no-cache] [--cache-size SIZE]\n"             \
   "             [--llvm-bindir DIR] [--plugin PATH] [--malloc LIB] [--emit-ninja FILE]\n"          \
-  "             -o OUT INPUT\n"                                                                    \
+  "             [--work-dir DIR] -o OUT INPUT\n"                                                   \
   "       shard [options] [--] COMPILER ARGS... (a compiler launcher)\n"
 
 /* Printed after a usage error. */
@@ -47,6 +47,8 @@ void cli_help(void) {
          "  --presimplify       simplify once, in the split, the functions several shards\n"
          "                      hold (imports, copies); the shard compiles skip them\n"
          "  --keep-temps DIR    work in DIR (created if missing) and keep its files\n"
+         "  --work-dir DIR      make the (removed) work directory in DIR, not $TMPDIR: with\n"
+         "                      --executor slurm, storage every node sees\n"
          "  -v                  print commands and phase timings to stderr\n"
          "  --report FILE       write JSON: per shard predicted cost, time, memory; summary\n"
          "  --time-trace FILE   write the phases and shard jobs as Chrome-trace JSON\n"
@@ -238,7 +240,7 @@ static int plain(struct opts *o, int argc, char **argv, int *i) {
   } opt[] = {{"--report", &o->report},      {"--time-trace", &o->trace},
              {"--emit-ninja", &o->ninja},   {"--keep-temps", &o->keep},
              {"--llvm-bindir", &o->bindir}, {"--plugin", &o->plugin},
-             {"--malloc", &o->malloc_arg}};
+             {"--malloc", &o->malloc_arg},  {"--work-dir", &o->work_root}};
   for (size_t k = 0; k < sizeof opt / sizeof *opt; k++) {
     const char *v = val(argc, argv, i, opt[k].name);
     if (v) {
@@ -256,8 +258,8 @@ static void check_usage(struct opts *o) {
     die_usage("no output file (use -o OUT)");
   if (!o->input)
     die_usage("no input file");
-  if (o->keep && !*o->keep)
-    die_usage("empty --keep-temps directory");
+  if ((o->keep && !*o->keep) || (o->work_root && !*o->work_root))
+    die_usage("empty %s directory", o->keep && !*o->keep ? "--keep-temps" : "--work-dir");
   if ((o->report && !*o->report) || (o->trace && !*o->trace))
     die_usage("empty %s file name", o->report && !*o->report ? "--report" : "--time-trace");
   if (o->ninja && !*o->ninja)
@@ -308,8 +310,9 @@ static void check_launcher_usage(const struct parse *p) {
     die_usage("-O before the compiler: the compiler's arguments give the -O level");
   if (o->ninja)
     die_usage("--emit-ninja cannot be used as a compiler launcher");
-  if ((o->report && !*o->report) || (o->trace && !*o->trace) || (o->keep && !*o->keep))
-    die_usage("empty file name for --report, --time-trace or --keep-temps");
+  if ((o->report && !*o->report) || (o->trace && !*o->trace) || (o->keep && !*o->keep) ||
+      (o->work_root && !*o->work_root))
+    die_usage("empty file name for --report, --time-trace, --keep-temps or --work-dir");
 }
 
 /* Fills O from the command line (after $SHARD_OPTIONS; the environment's defaults); returns
