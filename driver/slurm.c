@@ -204,3 +204,121 @@ int slurm_step_main(int argc, char **argv) {
     return die_like(WTERMSIG(st));
   return WEXITSTATUS(st);
 }
+
+/* Runs ARGV (argv[0] a path) with stdout into BUF (up to N - 1 bytes, NUL-terminated) and
+   stderr to /dev/null; returns whether it ran and exited 0. */
+static int capture(char **argv, char *buf, size_t n) {
+  posix_spawn_file_actions_t fa;
+  int p[2], st;
+  size_t len = 0;
+  ssize_t r;
+  pid_t pid;
+  if (pipe(p) < 0)
+    return 0;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addclose(&fa, p[0]);
+  int err = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(p[1]);
+  while (!err && len + 1 < n) {
+    if ((r = read(p[0], buf + len, n - 1 - len)) > 0)
+      len += r;
+    else if (r == 0 || errno != EINTR)
+      break;
+  }
+  close(p[0]);
+  buf[len] = 0;
+  while (!err && waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR)
+      return 0;
+  return !err && WIFEXITED(st) && !WEXITSTATUS(st);
+}
+
+/* The partition the user's srun arguments name (-p P, -pP, --partition P, --partition=P), or
+   NULL: the default one. */
+static const char *partition_arg(char **w) {
+  for (; w && *w; w++) {
+    if ((!strcmp(*w, "-p") || !strcmp(*w, "--partition")) && w[1])
+      return w[1];
+    if (!strncmp(*w, "--partition=", 12))
+      return *w + 12;
+    if (!strncmp(*w, "-p", 2) && (*w)[2])
+      return *w + 2;
+  }
+  return NULL;
+}
+
+/* The CPUs of the allocation this runs in: the sum of $SLURM_JOB_CPUS_PER_NODE ("4(x2),2":
+   10), else $SLURM_NTASKS, else $SLURM_CPUS_ON_NODE; 0 when none is set. */
+static long allocation_cpus(const char **from) {
+  const char *v = getenv("SLURM_JOB_CPUS_PER_NODE");
+  long sum = 0, c, times;
+  char *end;
+  for (const char *p = v; p && *p; p = *end == ',' ? end + 1 : end) {
+    c = strtol(p, &end, 10);
+    times = 1;
+    if (end == p || (*end == '(' && sscanf(end, "(x%ld)", &times) != 1))
+      break;
+    if (*end == '(')
+      end = strchr(end, ')') + 1;
+    sum += c * times;
+  }
+  if (sum > 0)
+    return *from = "SLURM_JOB_CPUS_PER_NODE", sum;
+  const char *names[] = {"SLURM_NTASKS", "SLURM_CPUS_ON_NODE"};
+  for (int i = 0; i < 2; i++)
+    if ((v = getenv(names[i])) && (c = strtol(v, &end, 10)) > 0 && !*end)
+      return *from = names[i], c;
+  return 0;
+}
+
+/* The idle and allocated CPUs of PART (NULL: the default partition) from one sinfo call
+   ("debug* 3/5/0/8": allocated/idle/other/total; the default's name ends in '*'); 0 when
+   sinfo fails or lists none. *NAME: the partition counted. */
+static long partition_cpus(const struct opts *o, const char *part, char **name) {
+  char *dir = xstrdup(o->srun), *slash = strrchr(dir, '/'), out[8192];
+  *slash = 0;
+  char *sinfo = fmt("%s/sinfo", dir), *argv[] = {sinfo, "-h", "-o", "%P %C", NULL, NULL, NULL};
+  if (part)
+    argv[4] = "-p", argv[5] = (char *)part;
+  long sum = 0, a, i;
+  if (capture(argv, out, sizeof out))
+    for (char *l = strtok(out, "\n"); l; l = strtok(NULL, "\n")) {
+      char p[256];
+      if (sscanf(l, "%255s %ld/%ld/", p, &a, &i) != 3 || (!part && p[strlen(p) - 1] != '*'))
+        continue;
+      sum += a + i;
+      if (!*name) {
+        p[strcspn(p, "*")] = 0;
+        *name = xstrdup(p);
+      }
+    }
+  free(dir);
+  free(sinfo);
+  return sum;
+}
+
+/* The default -j of --executor slurm: inside an allocation ($SLURM_JOB_ID) its CPUs; outside,
+   the idle and allocated CPUs of the partition the steps go to (sinfo); else this machine's
+   online CPUs (O->jobs as it is). -v says which. */
+void slurm_default_jobs(struct opts *o) {
+  const char *from = NULL, *part = partition_arg(o->srun_args);
+  char *name = NULL;
+  long n = 0;
+  if (getenv("SLURM_JOB_ID") && (n = allocation_cpus(&from)) > 0) {
+    o->jobs = n > 1 << 16 ? 1 << 16 : (int)n;
+    if (o->verbose)
+      note("-j %d: the CPUs of allocation %s ($%s)", o->jobs, getenv("SLURM_JOB_ID"), from);
+  } else if ((n = partition_cpus(o, part, &name)) > 0) {
+    o->jobs = n > 1 << 16 ? 1 << 16 : (int)n;
+    if (o->verbose)
+      note("-j %d: the idle and allocated CPUs of partition %s (sinfo)", o->jobs, name);
+  } else if (o->verbose) {
+    note("-j %d: this machine's online CPUs (sinfo gave no CPUs of %s%s)", o->jobs,
+         part ? "partition " : "the default partition", part ? part : "");
+  }
+  free(name);
+}

@@ -16,5 +16,6 @@ void slurm_wrap(struct argv *a, const struct opts *o, int k, unsigned long long 
 void slurm_check_output(const char *obj, int k);
 void slurm_take_marker(const char *log, struct shard *s);
 int slurm_step_main(int argc, char **argv);
+void slurm_default_jobs(struct opts *o);
 
 #endif
