@@ -251,6 +251,14 @@ static int plain(struct opts *o, int argc, char **argv, int *i) {
   return 0;
 }
 
+/* With --executor slurm and no --srun-args, takes the words of $SHARD_SRUN_ARGS (either front
+   end). */
+static void srun_env(struct opts *o) {
+  const char *env = getenv("SHARD_SRUN_ARGS");
+  if (o->executor == EXEC_SLURM && !o->srun_args && env && strspn(env, " \t") < strlen(env))
+    o->srun_args = words(env, "$SHARD_SRUN_ARGS");
+}
+
 /* Checks what no single option shows: the output and the input are there, the file names are
    not empty, --emit-ninja goes without the options of the jobs it does not run. */
 static void check_usage(struct opts *o) {
@@ -271,10 +279,7 @@ static void check_usage(struct opts *o) {
                          : "--max-mem");
   if (o->ninja && o->executor == EXEC_SLURM)
     die_usage("--executor slurm cannot be used with --emit-ninja (ninja runs the shard jobs)");
-  const char *srun_env = getenv("SHARD_SRUN_ARGS");
-  if (o->executor == EXEC_SLURM && !o->srun_args && srun_env &&
-      strspn(srun_env, " \t") < strlen(srun_env))
-    o->srun_args = words(srun_env, "$SHARD_SRUN_ARGS");
+  srun_env(o);
   if (o->ninja && !o->keep) /* the split stays for ninja: FILE.d */
     o->keep = fmt("%s.d", o->ninja);
 }
@@ -331,6 +336,7 @@ enum cli_action cli_parse(struct opts *o, int argc, char **argv, char ***cmd) {
     if ((dashdash || a[0] != '-' || a[1] == 0) && !o->input && launcher_is_compiler(a)) {
       *cmd = argv + i;
       check_launcher_usage(&p);
+      srun_env(o);
       opts_cache(o, p.cache_given, p.no_cache);
       return CLI_LAUNCH;
     }
