@@ -316,7 +316,7 @@ static void job_ended(struct build *b, struct run *r, int st) {
   }
   check(r, st);
   if (slurm)
-    slurm_check_output(r->job.out.v[0], r->s->id);
+    slurm_check_output(r->job.out.v[0], r->s->id, r->job.step[0].log);
   r->s->started = r->t0;
   r->s->secs = now() - r->t0;
   r->s->slot = r - b->runs;

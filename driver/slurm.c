@@ -50,13 +50,14 @@ void slurm_wrap(struct argv *a, const struct opts *o, int k, unsigned long long 
   *a = s;
 }
 
-/* Dies when a step succeeded but its object OBJ is not here: the node wrote it where this
-   machine cannot see it. */
-void slurm_check_output(const char *obj, int k) {
+/* Dies, with the step's LOG (srun's messages: a node failure), when a step succeeded but its
+   object OBJ is not here: the node wrote it where this machine cannot see it, or was lost. */
+void slurm_check_output(const char *obj, int k, const char *log) {
   if (access(obj, R_OK) < 0)
-    die("shard %d: the step ran but %s did not appear (is the work directory on storage every "
-        "node sees? use --work-dir DIR on shared storage)",
-        k, strrchr(obj, '/') ? strrchr(obj, '/') + 1 : obj);
+    die_log(log,
+            "shard %d: the step ran but %s did not appear (is the work directory on storage "
+            "every node sees? use --work-dir DIR on shared storage)",
+            k, strrchr(obj, '/') ? strrchr(obj, '/') + 1 : obj);
 }
 
 /* Reads file PATH whole into a NUL-terminated buffer (*N bytes); NULL when it cannot. */

@@ -13,7 +13,7 @@
 #define SLURM_STEP "--slurm-step"
 
 void slurm_wrap(struct argv *a, const struct opts *o, int k, unsigned long long kib);
-void slurm_check_output(const char *obj, int k);
+void slurm_check_output(const char *obj, int k, const char *log);
 void slurm_take_marker(const char *log, struct shard *s);
 int slurm_step_main(int argc, char **argv);
 void slurm_default_jobs(struct opts *o);
