@@ -96,13 +96,13 @@ void slurm_take_marker(const char *log, struct shard *s) {
       s->maxrss = kib;
     }
     size_t cut = eol ? (size_t)(eol + 1 - p) : n - (p - b);
-    memmove(p, p + cut, n - (p - b) - cut);
+    memmove(p, p + cut, n - (p - b) - cut + 1); /* the NUL too */
     n -= cut;
     from = p;
     found = 1;
   }
   FILE *f = found ? fopen(log, "wb") : NULL;
-  if (f && (fwrite(b, 1, n, f) != n) | fclose(f))
+  if (found && (!f || (fwrite(b, 1, n, f) != n) | fclose(f)))
     die("cannot write '%s': %s", log, strerror(errno));
   free(b);
 }
