@@ -19,7 +19,7 @@
   "             [--launcher CMD] [--executor processes|slurm|threads] [--srun-args ARGS]\n"                \
   "             [--max-mem SIZE] [--cache-dir DIR | --no-cache] [--cache-size SIZE]\n"             \
   "             [--llvm-bindir DIR] [--plugin PATH] [--malloc LIB] [--emit-ninja FILE]\n"          \
-  "             -o OUT INPUT\n"                                                                    \
+  "             [--work-dir DIR] -o OUT INPUT\n"                                                   \
   "       shard [options] [--] COMPILER ARGS... (a compiler launcher)\n"
 
 /* Printed after a usage error. */
@@ -47,6 +47,8 @@ void cli_help(void) {
          "  --presimplify       simplify once, in the split, the functions several shards\n"
          "                      hold (imports, copies); the shard compiles skip them\n"
          "  --keep-temps DIR    work in DIR (created if missing) and keep its files\n"
+         "  --work-dir DIR      make the (removed) work directory in DIR, not $TMPDIR: with\n"
+         "                      --executor slurm, storage every node sees\n"
          "  -v                  print commands and phase timings to stderr\n"
          "  --report FILE       write JSON: per shard predicted cost, time, memory; summary\n"
          "  --time-trace FILE   write the phases and shard jobs as Chrome-trace JSON\n"
@@ -241,7 +243,7 @@ static int plain(struct opts *o, int argc, char **argv, int *i) {
   } opt[] = {{"--report", &o->report},      {"--time-trace", &o->trace},
              {"--emit-ninja", &o->ninja},   {"--keep-temps", &o->keep},
              {"--llvm-bindir", &o->bindir}, {"--plugin", &o->plugin},
-             {"--malloc", &o->malloc_arg}};
+             {"--malloc", &o->malloc_arg},  {"--work-dir", &o->work_root}};
   for (size_t k = 0; k < sizeof opt / sizeof *opt; k++) {
     const char *v = val(argc, argv, i, opt[k].name);
     if (v) {
@@ -252,6 +254,14 @@ static int plain(struct opts *o, int argc, char **argv, int *i) {
   return 0;
 }
 
+/* With --executor slurm and no --srun-args, takes the words of $SHARD_SRUN_ARGS (either front
+   end). */
+static void srun_env(struct opts *o) {
+  const char *env = getenv("SHARD_SRUN_ARGS");
+  if (o->executor == EXEC_SLURM && !o->srun_args && env && strspn(env, " \t") < strlen(env))
+    o->srun_args = words(env, "$SHARD_SRUN_ARGS");
+}
+
 /* Checks what no single option shows: the output and the input are there, the file names are
    not empty, --emit-ninja goes without the options of the jobs it does not run. */
 static void check_usage(struct opts *o) {
@@ -259,8 +269,8 @@ static void check_usage(struct opts *o) {
     die_usage("no output file (use -o OUT)");
   if (!o->input)
     die_usage("no input file");
-  if (o->keep && !*o->keep)
-    die_usage("empty --keep-temps directory");
+  if ((o->keep && !*o->keep) || (o->work_root && !*o->work_root))
+    die_usage("empty %s directory", o->keep && !*o->keep ? "--keep-temps" : "--work-dir");
   if ((o->report && !*o->report) || (o->trace && !*o->trace))
     die_usage("empty %s file name", o->report && !*o->report ? "--report" : "--time-trace");
   if (o->ninja && !*o->ninja)
@@ -278,10 +288,7 @@ static void check_usage(struct opts *o) {
                             : "--plugin");
   if (o->ninja && o->executor == EXEC_SLURM)
     die_usage("--executor slurm cannot be used with --emit-ninja (ninja runs the shard jobs)");
-  const char *srun_env = getenv("SHARD_SRUN_ARGS");
-  if (o->executor == EXEC_SLURM && !o->srun_args && srun_env &&
-      strspn(srun_env, " \t") < strlen(srun_env))
-    o->srun_args = words(srun_env, "$SHARD_SRUN_ARGS");
+  srun_env(o);
   if (o->ninja && !o->keep) /* the split stays for ninja: FILE.d */
     o->keep = fmt("%s.d", o->ninja);
 }
@@ -319,8 +326,9 @@ static void check_launcher_usage(const struct parse *p) {
     die_usage("--emit-ninja cannot be used as a compiler launcher");
   if (o->executor == EXEC_THREADS)
     die_usage("--executor threads cannot be used as a compiler launcher (docs/driver.md)");
-  if ((o->report && !*o->report) || (o->trace && !*o->trace) || (o->keep && !*o->keep))
-    die_usage("empty file name for --report, --time-trace or --keep-temps");
+  if ((o->report && !*o->report) || (o->trace && !*o->trace) || (o->keep && !*o->keep) ||
+      (o->work_root && !*o->work_root))
+    die_usage("empty file name for --report, --time-trace, --keep-temps or --work-dir");
 }
 
 /* Fills O from the command line (after $SHARD_OPTIONS; the environment's defaults); returns
@@ -339,6 +347,7 @@ enum cli_action cli_parse(struct opts *o, int argc, char **argv, char ***cmd) {
     if ((dashdash || a[0] != '-' || a[1] == 0) && !o->input && launcher_is_compiler(a)) {
       *cmd = argv + i;
       check_launcher_usage(&p);
+      srun_env(o);
       opts_cache(o, p.cache_given, p.no_cache);
       return CLI_LAUNCH;
     }

@@ -280,7 +280,11 @@ static void start_next(struct build *b) {
    dies, or waits for the split to end when it still runs (a broken input is reported as
    such, not as the clang error it caused). */
 static void job_ended(struct build *b, struct run *r, int st) {
+  int slurm = b->o->executor == EXEC_SLURM;
   b->running--;
+  r->s->maxrss = slurm ? 0 : proc_last_maxrss();
+  if (slurm) /* the wrapper's node, step and peak memory, out of the log */
+    slurm_take_marker(r->job.step[0].log, r->s);
   if (st && b->sp.left) {
     if (!b->failed.s)
       b->failed = *r, b->failed_st = st;
@@ -290,13 +294,15 @@ static void job_ended(struct build *b, struct run *r, int st) {
     return;
   }
   check(r, st);
-  if (b->o->executor == EXEC_SLURM)
-    slurm_check_output(r->job.out.v[0], r->s->id);
+  if (slurm)
+    slurm_check_output(r->job.out.v[0], r->s->id, r->job.step[0].log);
   r->s->started = r->t0;
   r->s->secs = now() - r->t0;
   r->s->slot = r - b->runs;
-  r->s->maxrss = b->o->executor == EXEC_SLURM ? 0 : proc_last_maxrss(); /* srun's, not the step's */
-  if (b->o->verbose)
+  if (b->o->verbose && r->s->node)
+    note("shard %d done: %.3f s, %ld MiB peak, on %s (step %s)", r->s->id, r->s->secs,
+         r->s->maxrss / 1024, r->s->node, r->s->step ? r->s->step : "unknown");
+  else if (b->o->verbose)
     note("shard %d done: %.3f s, %ld MiB peak", r->s->id, r->s->secs, r->s->maxrss / 1024);
   if (b->keys)
     cache_put(b->keys[r->s->id], r->job.out.v[0]);

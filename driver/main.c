@@ -1,12 +1,14 @@
 /* shard: splits one LLVM module into shards, compiles them in parallel, links one object.
-   main picks the front end (the command line, the compiler launcher; the internal step of a Ninja
-   file's split edge) and hands its pipeline description to the pipeline. */
+   main picks the front end (the command line, the compiler launcher; the internal steps: a Ninja
+   file's split edge, the Slurm executor's on-node wrapper) and hands its pipeline description
+   to the pipeline. */
 #define _XOPEN_SOURCE 700
 #include "cli.h"
 #include "launcher.h"
 #include "ninja.h"
 #include "pipeline.h"
 #include "preflight.h"
+#include "slurm.h"
 
 #include <string.h>
 
@@ -15,6 +17,8 @@ int main(int argc, char **argv) {
   char **cmd = NULL;
   if (argc > 1 && !strcmp(argv[1], NINJA_AFTER_SPLIT))
     return ninja_after_split(argc, argv);
+  if (argc > 1 && !strcmp(argv[1], SLURM_STEP))
+    return slurm_step_main(argc, argv);
   switch (cli_parse(&o, argc, argv, &cmd)) {
   case CLI_HELP:
     cli_help();

@@ -11,6 +11,7 @@ struct shard {
   double started, secs;     /* measured: start (now()) and wall time of its job */
   int slot;                 /* measured: the worker slot that ran it */
   long maxrss;              /* measured: peak resident memory of its job, KiB */
+  char *node, *step;        /* --executor slurm: the node and the step (JOB.STEP) that ran it */
   enum { CACHE_OFF, CACHE_HIT, CACHE_MISS } cache; /* its object came from the cache? */
 };
 

@@ -27,6 +27,7 @@ struct opts {
   int olevel;                    /* -O0..-O3 */
   int verbose;                   /* -v */
   const char *keep;              /* --keep-temps DIR, or NULL (FILE.d with --emit-ninja FILE) */
+  const char *work_root;         /* --work-dir DIR: the work directory is made in it, or NULL */
   const char *ninja;             /* --emit-ninja FILE, or NULL */
   const char *cache_dir;         /* the shard cache directory, or NULL when off (--no-cache) */
   unsigned long long cache_size; /* --cache-size in bytes (default 2 GiB) */

@@ -7,6 +7,7 @@
 #include "job.h"
 #include "ninja.h"
 #include "preload.h"
+#include "slurm.h"
 #include "util.h"
 
 #include <errno.h>
@@ -117,7 +118,7 @@ static void check_tools(const char *bindir) {
 
 /* Checks before any work that the input, the output directory, the tools and the plugin are
    usable, so that the common mistakes fail fast with a clear message; finds the launcher
-   and srun. */
+   and srun (and settles --executor slurm's default -j). */
 void preflight_check(struct opts *o) {
   if (!o->frontend) /* else the front end writes it */
     check_input(o->input);
@@ -140,6 +141,8 @@ void preflight_check(struct opts *o) {
   if (o->executor == EXEC_SLURM && !(o->srun = find_program("srun")))
     die("--executor slurm: cannot find 'srun': %s (install Slurm's client commands)",
         strerror(errno));
+  if (o->executor == EXEC_SLURM && !o->jobs_given)
+    slurm_default_jobs(o);
   if (access(o->plugin, R_OK) < 0)
     die("cannot find the plugin '%s': %s (use --plugin PATH)", o->plugin, strerror(errno));
 }

@@ -40,12 +40,14 @@ int report_write(const char *path, const struct manifest *m, const struct marks 
     const struct shard *s = &m->shards[k];
     fprintf(f,
             "    {\"id\": %d, \"predicted_cost\": %llu, \"functions\": %llu, \"seconds\": %.3f, "
-            "\"peak_rss_kib\": %ld, \"cache\": \"%s\"}%s\n",
+            "\"peak_rss_kib\": %ld, \"cache\": \"%s\"",
             s->id, s->cost, s->funcs, s->secs, s->maxrss,
             s->cache == CACHE_HIT    ? "hit"
             : s->cache == CACHE_MISS ? "miss"
-                                     : "off",
-            k + 1 < m->nshards ? "," : "");
+                                     : "off");
+    if (s->node) /* --executor slurm (names of [A-Za-z0-9._-]: no escape needed) */
+      fprintf(f, ", \"node\": \"%s\", \"step\": \"%s\"", s->node, s->step ? s->step : "");
+    fprintf(f, "}%s\n", k + 1 < m->nshards ? "," : "");
   }
   fprintf(f,
           "  ],\n  \"summary\": {\"job_seconds\": %.3f, \"critical_path_shard\": %d, "

@@ -34,7 +34,8 @@ static void make_kept(const char *path) {
     die("cannot use '%s' as a directory: %s", path, strerror(ENOTDIR));
 }
 
-/* Makes the work directory: --keep-temps DIR, or a fresh mkdtemp under $TMPDIR. */
+/* Makes the work directory: --keep-temps DIR, or a fresh mkdtemp in --work-dir DIR (made if
+   missing), else in $TMPDIR. */
 void work_init(const struct opts *o) {
   if (o->keep) {
     make_kept(o->keep);
@@ -45,11 +46,13 @@ void work_init(const struct opts *o) {
     unlink(m);
     free(m);
   } else {
-    const char *t = getenv("TMPDIR");
+    const char *t = o->work_root ? o->work_root : getenv("TMPDIR");
+    if (o->work_root)
+      make_kept(o->work_root);
     char *tmpl = fmt("%s/shard-XXXXXX", t && *t ? t : "/tmp");
     if (!mkdtemp(tmpl)) /* named by its parent: mkdtemp leaves TMPL undefined */
-      die("cannot create a temporary directory in '%s': %s (set TMPDIR)", t && *t ? t : "/tmp",
-          strerror(errno));
+      die("cannot create a temporary directory in '%s': %s (%s)", t && *t ? t : "/tmp",
+          strerror(errno), o->work_root ? "use another --work-dir" : "set TMPDIR");
     dir = tmpl;
   }
   /* The directory is passed inside the pass pipeline text, which these characters split. */

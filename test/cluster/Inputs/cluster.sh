@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# A private single-host Slurm cluster for the tests: munged, slurmctld and one slurmd, all with
-# their keys, sockets, state, logs and pid files in DIR, on ports nobody uses.
+# A private single-host Slurm cluster for the tests: munged, slurmctld and two slurmd (nodes
+# node1 and node2), all with their keys, sockets, state, logs and pid files in DIR, on ports
+# nobody uses.
 #
 #   cluster.sh start DIR   starts it; prints "export SLURM_CONF=DIR/slurm.conf" for the caller
 #                          to eval; exits 2 with the reason on stderr where the daemons cannot
 #                          run here (not root, no Slurm or munge installed)
 #   cluster.sh stop DIR    stops it (safe to run again, or after a failed start)
 #
-# One node "localhost" with 2 CPUs and the machine's memory, memory tracked
-# (SelectTypeParameters=CR_CPU_Memory), no cgroups (proctrack/linuxproc, task/none). The daemons
-# run as root; munged as user munge, on its own socket (slurm.conf's AuthInfo names it).
+# Two nodes on this host, node1 and node2, each with 2 CPUs and 45% of the machine's memory,
+# memory tracked (SelectTypeParameters=CR_CPU_Memory), no cgroups (proctrack/linuxproc,
+# task/none), in the default partition "debug". Time limits are enforced to the minute
+# (OverTimeLimit=0, KillWait=5) and a node whose slurmd stops answering is down after 10 s
+# (SlurmdTimeout), for the failure tests. The daemons run as root; munged as user munge, on its
+# own socket (slurm.conf's AuthInfo names it).
 set -euo pipefail
 
 usage() { echo "usage: cluster.sh start|stop DIR" >&2; exit 1; }
@@ -34,21 +38,22 @@ stop_pid() {
 
 stop() {
     [[ -d $DIR ]] || return 0
-    if [[ -f $DIR/slurm.conf ]] && [[ -s $DIR/slurmctld.pid || -s $DIR/slurmd.pid ]]; then
+    if [[ -f $DIR/slurm.conf ]] && [[ -s $DIR/slurmctld.pid || -s $DIR/slurmd.node1.pid ]]; then
         SLURM_CONF=$DIR/slurm.conf timeout 10 scancel --quiet --user=root 2>/dev/null || true
         SLURM_CONF=$DIR/slurm.conf timeout 10 scontrol shutdown >/dev/null 2>&1 || true
     fi
-    stop_pid "$DIR/slurmd.pid"
+    stop_pid "$DIR/slurmd.node1.pid"
+    stop_pid "$DIR/slurmd.node2.pid"
     stop_pid "$DIR/slurmctld.pid"
     stop_pid "$DIR/munge/munged.pid"
     rm -f "$DIR"/*.pid "$DIR/munge/munged.pid"
 }
 
-# Two free TCP ports, one a line.
+# Three free TCP ports, one a line.
 free_ports() {
     python3 -c '
 import socket
-ss = [socket.socket() for _ in range(2)]
+ss = [socket.socket() for _ in range(3)]
 for s in ss: s.bind(("127.0.0.1", 0))
 for s in ss: print(s.getsockname()[1])'
 }
@@ -90,24 +95,23 @@ start() {
 
     local ports mem
     mapfile -t ports < <(free_ports)
-    mem=$(free -m | awk '/^Mem:/ {print int($2 * 0.9)}')
-    mkdir -p "$DIR/state" "$DIR/spool"
+    mem=$(free -m | awk '/^Mem:/ {print int($2 * 0.45)}')
+    mkdir -p "$DIR/state" "$DIR/spool/node1" "$DIR/spool/node2"
     cat >"$DIR/slurm.conf" <<EOF
 ClusterName=shardtest
 SlurmctldHost=localhost
 SlurmctldPort=${ports[0]}
-SlurmdPort=${ports[1]}
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket=$DIR/munge/socket
 StateSaveLocation=$DIR/state
-SlurmdSpoolDir=$DIR/spool
+SlurmdSpoolDir=$DIR/spool/%n
 SlurmctldPidFile=$DIR/slurmctld.pid
-SlurmdPidFile=$DIR/slurmd.pid
+SlurmdPidFile=$DIR/slurmd.%n.pid
 SlurmctldLogFile=$DIR/slurmctld.log
-SlurmdLogFile=$DIR/slurmd.log
+SlurmdLogFile=$DIR/slurmd.%n.log
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres
@@ -120,21 +124,27 @@ AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 ReturnToService=2
 SlurmctldTimeout=30
-SlurmdTimeout=30
+SlurmdTimeout=10
 InactiveLimit=0
 KillWait=5
+OverTimeLimit=0
 MinJobAge=10
-NodeName=localhost NodeAddr=127.0.0.1 CPUs=2 RealMemory=$mem State=UNKNOWN
-PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
+NodeName=node1 NodeHostname=localhost NodeAddr=127.0.0.1 Port=${ports[1]} CPUs=2 RealMemory=$mem State=UNKNOWN
+NodeName=node2 NodeHostname=localhost NodeAddr=127.0.0.1 Port=${ports[2]} CPUs=2 RealMemory=$mem State=UNKNOWN
+PartitionName=debug Nodes=node1,node2 Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
 EOF
     export SLURM_CONF=$DIR/slurm.conf
     slurmctld -f "$SLURM_CONF" -i || { stop; die "slurmctld does not start: $(tail -5 "$DIR/slurmctld.log")"; }
-    slurmd -f "$SLURM_CONF" -N localhost || { stop; die "slurmd does not start: $(tail -5 "$DIR/slurmd.log")"; }
-    if ! wait_for '[[ $(sinfo -h -n localhost -o %t) == idle ]]' 300; then
+    local n
+    for n in node1 node2; do
+        slurmd -f "$SLURM_CONF" -N $n ||
+            { stop; die "slurmd $n does not start: $(tail -5 "$DIR/slurmd.$n.log")"; }
+    done
+    if ! wait_for '[[ $(sinfo -h -o %t | sort -u) == idle ]]' 300; then
         local state
-        state=$(sinfo -h -n localhost -o %t 2>&1 || true)
+        state=$(sinfo -h -o '%N %t' 2>&1 || true)
         stop
-        die "the node did not become idle in 30 s (state '$state'); logs in $DIR"
+        die "the nodes did not become idle in 30 s (state '$state'); logs in $DIR"
     fi
     echo "export SLURM_CONF=$SLURM_CONF"
 }
