@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the bench scripts. shard_malloc SHARD prints the allocator that the driver SHARD
 # preloads into the LLVM tools (`shard --version`): a path, or nothing.
 shard_malloc() {

@@ -219,7 +219,7 @@ for ir in "${irs[@]}"; do
   name=$(basename "$ir" | sed 's/\.[^.]*$//')
   dir=$out/$name
   mkdir -p "$dir"
-  for c in "${clist[@]}"; do rm -f "$dir/$c.runs" "$dir/$c".*.json; done
+  rm -f "$dir"/*.runs "$dir"/*.json "$dir"/*.o "$dir"/*.jobs
   load0=$(cut -d' ' -f1-3 /proc/loadavg)
   for ((run = 1; run <= runs; run++)); do
     for c in "${clist[@]}"; do measure "$c" "$ir" "$dir" "$run"; done
