@@ -63,12 +63,6 @@ shard=$build/bin/shard
 [[ -x /usr/bin/time ]] || die "/usr/bin/time not found (apt-get install time)"
 [[ -n $preload || ! ,$contenders, =~ ,(serial|threads)-malloc, ]] ||
   die "shard preloads no allocator (apt-get install libmimalloc2.0): no *-malloc contender"
-out=${out:-$build/bench/executors}
-mkdir -p "$out"
-treerss=$out/treerss
-if [[ ! -x $treerss || $here/treerss.c -nt $treerss ]]; then
-  "$bindir/clang" -O2 -Wall -o "$treerss.tmp" "$here/treerss.c" && mv -f "$treerss.tmp" "$treerss"
-fi
 
 # resolve INPUT: prints the module of INPUT (see the usage).
 resolve() {
@@ -88,8 +82,16 @@ resolve() {
     abspath "$1" ;;
   esac
 }
+irs=()
+for i in "${inputs[@]}"; do irs+=("$(resolve "$i")"); done
+out=${out:-$build/bench/executors}
+mkdir -p "$out"
+treerss=$out/treerss
+if [[ ! -x $treerss || $here/treerss.c -nt $treerss ]]; then
+  "$bindir/clang" -O2 -Wall -o "$treerss.tmp" "$here/treerss.c" && mv -f "$treerss.tmp" "$treerss"
+fi
 
-# command NAME IR DIR: sets cmd, the argv of contender NAME on IR, writing DIR/NAME.o (and
+# command_of NAME IR DIR: sets cmd, the argv of contender NAME on IR, writing DIR/NAME.o (and
 # DIR/NAME.json).
 command_of() {
   local o=$3/$1.o
@@ -203,8 +205,6 @@ jobs_of() {
           NR, (NR % 2 ? q[(NR + 1) / 2] : (q[NR / 2] + q[NR / 2 + 1]) / 2), q[1], q[NR], f }'
 }
 
-irs=()
-for i in "${inputs[@]}"; do irs+=("$(resolve "$i")"); done
 printf '%s\n' "input	contender	run	wall_s	largest_process_kb	tree_rss_kb	tree_private_kb	processes	split_s	compile_s	link_s	job_seconds	largest_job_s" >"$out/runs.tsv"
 printf '%s\n' "input	shard	predicted_cost	processes_s	processes_peak_rss_kib	threads_s	threads_peak_rss_kib" >"$out/jobs.tsv"
 {
