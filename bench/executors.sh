@@ -82,8 +82,12 @@ resolve() {
     abspath "$1" ;;
   esac
 }
-irs=()
-for i in "${inputs[@]}"; do irs+=("$(resolve "$i")"); done
+# The modules, and the names of their tables and work directories.
+irs=() names=()
+for i in "${inputs[@]}"; do
+  irs+=("$(resolve "$i")")
+  case $i in sqlite | duckdb) names+=("$i") ;; *) names+=("$(basename "$i" | sed 's/\.[^.]*$//')") ;; esac
+done
 out=${out:-$build/bench/executors}
 mkdir -p "$out"
 treerss=$out/treerss
@@ -215,8 +219,8 @@ printf '%s\n' "input	shard	predicted_cost	processes_s	processes_peak_rss_kib	thr
     "others; ratios from the best runs."
   echo
 } | tee "$out/results.md"
-for ir in "${irs[@]}"; do
-  name=$(basename "$ir" | sed 's/\.[^.]*$//')
+for k in "${!irs[@]}"; do
+  ir=${irs[k]} name=${names[k]}
   dir=$out/$name
   mkdir -p "$dir"
   rm -f "$dir"/*.runs "$dir"/*.json "$dir"/*.o "$dir"/*.jobs
