@@ -14,6 +14,10 @@
 #   bench/scaling.sh [INPUT.bc] [SHARDS] [BUILD_DIR]   (default: sqlite3 IR, 64, build)
 # SHARD_JOB_OVERHEAD=S adds a column: the speedup when each job costs S seconds more (a cluster
 # engine's per-job overhead, e.g. an srun step; docs/cluster.md).
+# SHARD_EXECUTOR=threads models the threads executor instead (`shard --executor threads`, in one
+# process): the job times and phase 1 come from the --report of `shard -j1 --executor threads
+# --shards SHARDS` (the split runs in process, alone while it runs, whatever P: one part), and
+# the jobs run with the process's own allocator (glibc's), not the driver's preload.
 set -euo pipefail
 # Every shard build compiles from scratch: a benchmark must not time the shard cache.
 export SHARD_NO_CACHE=1
@@ -33,36 +37,50 @@ timed() {
 serial=$(timed "$bindir/clang" -O2 -c "$input" -o "$work/serial.o")
 serialm=0
 [ -z "$preload" ] || serialm=$(timed env LD_PRELOAD="$preload" "$bindir/clang" -O2 -c "$input" -o "$work/serial.o")
-# What every part does besides writing shards, timed as the driver runs a part: parse, plan,
-# place and promote, end without freeing the module (quick-exit); part 0 of 8 writes only the
-# manifest. With the verifier (part 0, which verifies the input after its files: verify) and
-# without (the other parts).
-mkdir -p "$work/p"
-plan() {
-  timed env ${preload:+LD_PRELOAD="$preload"} "$bindir/opt" -load-pass-plugin="$build/lib/ShardPlugin.so" \
-    -passes="shard-cost,shard-partition<shards=$shards>,shard-split<dir=$work/p;parts=8;part=0;quick-exit$1>" \
-    -disable-output -disable-verify "$input"
-}
-plan=$(plan ";verify")
-plannv=$(plan "")
-"$build/bin/shard" -v -j1 --shards "$shards" --keep-temps "$work/k" -o "$work/shard.o" "$input" \
-  2>"$work/log"
-# Job lines: "shard: shard K done: S s, M MiB peak"; predicted costs from the manifest.
-awk '/^shard [0-9]+ cost /{print $2, $4}' "$work/k/manifest" | sort -k1,1 >"$work/cost"
-sed -n 's/^shard: shard \([0-9]*\) done: \([0-9.]*\) s.*/\1 \2/p' "$work/log" | sort -k1,1 >"$work/time"
-split=$(sed -n 's/^shard: phase 1 (split): \([0-9.]*\) s.*/\1/p' "$work/log")
-link=$(sed -n 's/^shard: phase 3 (link): \([0-9.]*\) s.*/\1/p' "$work/log")
+if [ "${SHARD_EXECUTOR:-processes}" = threads ]; then
+  mode=threads plan=0 plannv=0
+  "$build/bin/shard" -j1 --executor threads --shards "$shards" --report "$work/report.json" \
+    -o "$work/shard.o" "$input"
+  report_jobs "$work/report.json" | sort -k1,1 >"$work/jobs"
+  cut -d' ' -f1,2 "$work/jobs" >"$work/cost"
+  cut -d' ' -f1,3 "$work/jobs" >"$work/time"
+  split=$(report_phase "$work/report.json" split)
+  link=$(report_phase "$work/report.json" link)
+else
+  # What every part does besides writing shards, timed as the driver runs a part: parse, plan,
+  # place and promote, end without freeing the module (quick-exit); part 0 of 8 writes only the
+  # manifest. With the verifier (part 0, which verifies the input after its files: verify) and
+  # without (the other parts).
+  mkdir -p "$work/p"
+  plan() {
+    timed env ${preload:+LD_PRELOAD="$preload"} "$bindir/opt" -load-pass-plugin="$build/lib/ShardPlugin.so" \
+      -passes="shard-cost,shard-partition<shards=$shards>,shard-split<dir=$work/p;parts=8;part=0;quick-exit$1>" \
+      -disable-output -disable-verify "$input"
+  }
+  plan=$(plan ";verify")
+  plannv=$(plan "")
+  "$build/bin/shard" -v -j1 --executor processes --shards "$shards" --keep-temps "$work/k" -o "$work/shard.o" "$input" \
+    2>"$work/log"
+  # Job lines: "shard: shard K done: S s, M MiB peak"; predicted costs from the manifest.
+  awk '/^shard [0-9]+ cost /{print $2, $4}' "$work/k/manifest" | sort -k1,1 >"$work/cost"
+  sed -n 's/^shard: shard \([0-9]*\) done: \([0-9.]*\) s.*/\1 \2/p' "$work/log" | sort -k1,1 >"$work/time"
+  split=$(sed -n 's/^shard: phase 1 (split): \([0-9.]*\) s.*/\1/p' "$work/log")
+  link=$(sed -n 's/^shard: phase 3 (link): \([0-9.]*\) s.*/\1/p' "$work/log")
+  mode=processes
+fi
 join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -v serialm="$serialm" -v sp="$split" \
-  -v link="$link" -v plan="$plan" -v plannv="$plannv" -v shards="$shards" -v oh="${SHARD_JOB_OVERHEAD:-0}" '
+  -v link="$link" -v plan="$plan" -v plannv="$plannv" -v shards="$shards" -v oh="${SHARD_JOB_OVERHEAD:-0}" -v mode="$mode" '
   { cost[NR] = $2; t[NR] = $3; total += $3; if ($3 > crit) { crit = $3; critk = $1 } }
   END {
     printf "serial clang -O2 -c: %.2f s", serial
     if (serialm > 0) printf " (%.2f s with the allocator of the driver)", serialm
-    printf "; shard phases: split %.2f s (of which parse and plan %.2f s), link %.2f s; %d jobs, %.2f s in all\n",
+    if (mode == "threads") printf "; shard --executor threads phases: split %.2f s (in process), link %.2f s; %d jobs, %.2f s in all\n",
+      sp, link, NR, total
+    else printf "; shard phases: split %.2f s (of which parse and plan %.2f s), link %.2f s; %d jobs, %.2f s in all\n",
       sp, plan, link, NR, total
     printf "critical path (largest job): shard %d, %.2f s\n\n", critk, crit
-    printf "| workers P | split processes | phase 1 (s) | makespan (s) | modelled wall (s) | speedup vs serial | vs serial with the allocator |%s\n",
-      (oh > 0 ? sprintf(" speedup with %.2f s per job |", oh) : "")
+    printf "| workers P | %s | phase 1 (s) | makespan (s) | modelled wall (s) | speedup vs serial | vs serial with the allocator |%s\n",
+      (mode == "threads" ? "split" : "split processes"), (oh > 0 ? sprintf(" speedup with %.2f s per job |", oh) : "")
     print "|---:|---:|---:|---:|---:|---:|---:|" (oh > 0 ? "---:|" : "")
     n = split(" 1 2 4 8 16 32 64", ps, " ")
     for (i = 1; i <= n; i++) {
@@ -74,10 +92,11 @@ join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -
       for (j = 1; j <= NR; j++) { m = 1; for (w = 2; w <= p; w++) if (load[w] < load[m]) m = w; load[m] += t[j] + oh }
       mko = 0; for (w = 1; w <= p; w++) if (load[w] > mko) mko = load[w]
       parts = p < 4 ? 1 : (p / 2 < 8 ? int(p / 2) : 8)
-      if (parts < 4) p1 = plan + (sp - plan) / parts  # part 0 verifies and writes too
+      if (mode == "threads") p1 = sp  # one split in process, whatever P
+      else if (parts < 4) p1 = plan + (sp - plan) / parts  # part 0 verifies and writes too
       else { w = plannv + (sp - plan) / (parts - 1); p1 = w > plan ? w : plan }
       wall = p1 + mk + link
-      printf "| %d | %d | %.2f | %.2f | %.2f | %.2f | %s |%s\n", p, parts, p1, mk, wall, serial / wall,
+      printf "| %d | %s | %.2f | %.2f | %.2f | %.2f | %s |%s\n", p, (mode == "threads" ? "in process" : parts), p1, mk, wall, serial / wall,
         (serialm > 0 ? sprintf("%.2f", serialm / wall) : "-"),
         (oh > 0 ? sprintf(" %.2f |", serial / (p1 + mko + link)) : "")
     }
