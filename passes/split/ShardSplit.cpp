@@ -101,6 +101,7 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     placeShard(L, Opts.Limits, S, Placed[S]);
   if (Opts.Limits.SinkLocals)
     sinkSingleShardLocals(L, Placed);
+  sinkSingleCallerLocals(L, Placed);
   if (Opts.Presimplify)
     presimplifyShared(M, L, Opts.Limits, Placed, {Opts.Presimplify, Opts.Threads, Opts.Verify});
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
