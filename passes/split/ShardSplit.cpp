@@ -101,7 +101,8 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     placeShard(L, Opts.Limits, S, Placed[S]);
   if (Opts.Limits.SinkLocals)
     sinkSingleShardLocals(L, Placed);
-  sinkSingleCallerLocals(L, Placed);
+  if (Opts.Limits.SingleCaller)
+    sinkSingleCallerLocals(L, Placed);
   if (Opts.Presimplify)
     presimplifyShared(M, L, Opts.Limits, Placed, {Opts.Presimplify, Opts.Threads, Opts.Verify});
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
@@ -148,6 +149,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";const-bytes=" << Lim.ConstBytes;
   if (Lim.SinkLocals)
     OS << ";sink-locals";
+  if (Lim.SingleCaller)
+    OS << ";single-caller";
   if (Opts.Parts != D.Parts)
     OS << ";parts=" << Opts.Parts << ";part=" << Opts.Part;
   if (Opts.NotifyFD != D.NotifyFD)

@@ -1,4 +1,5 @@
-; A local function that only one function refers to is copied privately into every
+; shard-split<single-caller> (off by default: docs/measurements.md, Code quality): a
+; local function that only one function refers to is copied privately into every
 ; shard that holds that function, other than its owner, and is not promoted: each
 ; shard's inliner sees, as the serial build's does, a static with one call (the
 ; last-call bonus applies), where it would otherwise see a promoted symbol, which it
@@ -11,7 +12,7 @@
 ; promoted as before.
 ;
 ; RUN: rm -rf %t && mkdir %t
-; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,print<shard-plan>,shard-split<dir=%t>' \
+; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,print<shard-plan>,shard-split<dir=%t;single-caller>' \
 ; RUN:   -disable-output %s 2>&1 | FileCheck --check-prefix=PLAN %s
 ; RUN: llvm-dis %t/shard.1.bc -o - | FileCheck --check-prefix=S1 --implicit-check-not=define --implicit-check-not=declare %s
 ; RUN: llvm-dis %t/shard.2.bc -o - | FileCheck --check-prefix=S2 --implicit-check-not=define --implicit-check-not=declare %s
@@ -20,6 +21,16 @@
 ; RUN: opt -passes=verify -disable-output %t/shard.2.bc
 ; RUN: opt -passes=verify -disable-output %t/shard.3.bc
 ; RUN: FileCheck --check-prefix=MAN --implicit-check-not=promoted %s < %t/manifest
+; Without single-caller, @deep and @deeper are promoted, and shard 3 declares @deep.
+; RUN: rm -rf %t.off && mkdir %t.off
+; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,shard-split<dir=%t.off>' -disable-output %s
+; RUN: llvm-dis %t.off/shard.3.bc -o - | FileCheck --check-prefix=OFF %s
+; RUN: FileCheck --check-prefix=OFF-MAN %s < %t.off/manifest
+; RUN: %opt-shard -passes='shard-split<dir=%t;single-caller>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s
+; PIPE: shard-split<dir={{.*}};single-caller>
+; OFF: declare hidden i32 @deep.shard.{{[0-9a-f]+}}(
+; OFF-MAN: promoted deep.shard.{{[0-9a-f]+}} deep
+; OFF-MAN: promoted deeper.shard.{{[0-9a-f]+}} deeper
 
 ; PLAN:      shard 1: cost=170 functions=2 globals=2
 ; PLAN-NEXT:   @mid function cost=20 global

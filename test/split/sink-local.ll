@@ -6,9 +6,7 @@
 ;
 ; Groups of cost 100 take one shard each (place=graph); @helper and @shared (90 each,
 ; above dup-cost, within import-cost) are too large to join their callers' groups and
-; share shard 5. @helper is called from @b and @b2 (both in shard 3), @shared from @b
-; and @c. (A local that only one function calls is copied even without sink-locals:
-; test/split/single-caller.ll.)
+; share shard 5. @helper is called from @b only, @shared from @b and @c.
 ;
 ; RUN: rm -rf %t && mkdir %t
 ; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,print<shard-plan>,shard-split<dir=%t;sink-locals>' \
@@ -27,9 +25,8 @@
 ; PIPE: shard-split<dir={{.*}};sink-locals>
 ; OFF: define available_externally hidden i32 @helper.shard.{{[0-9a-f]+}}(
 
-; PLAN:      shard 3: cost=110 functions=2 globals=2
+; PLAN:      shard 3: cost=100 functions=1 globals=1
 ; PLAN-NEXT:   @b function cost=100 global
-; PLAN-NEXT:   @b2 function cost=10 global
 ; PLAN:      shard 5: cost=180 functions=2 globals=2
 ; PLAN-NEXT:   @helper function cost=90 local
 ; PLAN-NEXT:   @shared function cost=90 local
@@ -37,7 +34,6 @@
 ; S3: define i32 @b(
 ; S3: define internal i32 @helper(
 ; S3: define available_externally hidden i32 @[[SHARED:shared\.shard\.[0-9a-f]{16}]](
-; S3: define i32 @b2(
 
 ; S4: define i32 @c(
 ; S4: define available_externally hidden i32 @shared.shard.{{[0-9a-f]+}}(
@@ -57,8 +53,7 @@ define void @a3() !shard.cost !{i64 100} {
   ret void
 }
 define i32 @b(i32 %x) !shard.cost !{i64 100} {
-  %q = call i32 @helper(i32 %x)
-  %r = call i32 @b2(i32 %q)
+  %r = call i32 @helper(i32 %x)
   %s = call i32 @shared(i32 %r)
   ret i32 %s
 }
@@ -73,8 +68,4 @@ define internal i32 @helper(i32 %x) !shard.cost !{i64 90} {
 define internal i32 @shared(i32 %x) !shard.cost !{i64 90} {
   %y = add i32 %x, 7
   ret i32 %y
-}
-define i32 @b2(i32 %x) !shard.cost !{i64 10} {
-  %r = call i32 @helper(i32 %x)
-  ret i32 %r
 }
