@@ -256,12 +256,15 @@ void linkDefinitions(Layout &L, bool CopyBodies) {
 void markCopiesAndImports(Layout &L, const SplitLimits &Lim, const StringSet<> &Pinned) {
   L.Dup.resize(L.Defs.size());
   L.Import.resize(L.Defs.size());
+  L.Sinkable.resize(L.Defs.size());
   for (uint32_t I = 0; I < L.Defs.size(); ++I) {
     const GlobalValue &GV = *L.Defs[I];
     if (L.Unit[I] >= 0 || (GV.hasName() && Pinned.contains(GV.getName())))
       continue;
     L.Dup[I] = dupEligible(GV, Lim);
     L.Import[I] = !L.Dup[I] && importEligible(GV, Lim);
+    const auto *F = dyn_cast<Function>(&GV);
+    L.Sinkable[I] = F && F->hasLocalLinkage() && !F->hasAddressTaken() && copyableBody(*F);
   }
 }
 
@@ -376,6 +379,34 @@ unsigned sinkSingleShardLocals(const Layout &L, std::vector<std::vector<uint8_t>
   return Sunk;
 }
 
+unsigned sinkSingleCallerLocals(const Layout &L, std::vector<std::vector<uint8_t>> &Placed) {
+  // The one definition that refers to each one, Many if several do, None if none.
+  constexpr uint32_t None = ~0u, Many = ~0u - 1;
+  std::vector<uint32_t> By(L.Defs.size(), None);
+  for (uint32_t I = 0; I < L.Defs.size(); ++I)
+    for (uint32_t R : L.Refs[I])
+      By[R] = By[R] == None ? I : Many;
+  unsigned Sunk = 0;
+  // A copy may reach a local that only it calls: repeat until nothing changes.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (uint32_t R = 0; R < L.Defs.size(); ++R) {
+      uint32_t F = By[R];
+      if (F >= Many || !L.Sinkable[R] || !isa<Function>(L.Defs[F]))
+        continue;
+      for (unsigned S = 0; S < Placed.size(); ++S)
+        if (S != L.Owner[R] && Placed[S][F] != NotHere &&
+            (Placed[S][R] == NotHere || Placed[S][R] == Import)) {
+          Placed[S][R] = Dup;
+          ++Sunk;
+          Changed = true;
+        }
+    }
+  }
+  LLVM_DEBUG(dbgs() << "shard-split: " << Sunk << " copies of single-caller locals\n");
+  return Sunk;
+}
+
 void addDefinitions(Layout &L, ArrayRef<GlobalObject *> New, const SplitLimits &Lim) {
   uint32_t First = L.Defs.size();
   unsigned Pos = L.SourcePos.size(); // after every global value the module had
@@ -394,6 +425,7 @@ void addDefinitions(Layout &L, ArrayRef<GlobalObject *> New, const SplitLimits &
     L.Unit.push_back(-1);
     L.Dup.push_back(dupEligible(*GO, Lim));
     L.Import.push_back(!L.Dup.back() && importEligible(*GO, Lim));
+    L.Sinkable.push_back(0);
   }
   L.Refs.resize(L.Defs.size());
   L.Calls.resize(L.Defs.size());

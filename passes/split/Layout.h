@@ -47,7 +47,8 @@ struct Layout {
   std::vector<std::vector<uint32_t>> Refs;          // definitions each one refers to
   std::vector<std::vector<uint32_t>> Calls;         // functions each one calls directly
   std::vector<uint8_t> Dup;                         // a small local a shard may copy privately
-  std::vector<uint8_t> Import; // a definition a shard may import as available_externally
+  std::vector<uint8_t> Import;   // a definition a shard may import as available_externally
+  std::vector<uint8_t> Sinkable; // a local function any shard may copy privately (not pinned)
 };
 
 /// How a shard holds a definition.
@@ -78,6 +79,12 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector
 /// once inlined, and the owner drops its copy, now unused, instead of keeping a promoted
 /// symbol. Returns how many it sank.
 unsigned sinkSingleShardLocals(const Layout &L, std::vector<std::vector<uint8_t>> &Placed);
+
+/// Gives every shard that holds F, other than R's owner, a private copy (Dup) of each
+/// local function R that only F refers to: there, as in the serial build, R is a static
+/// with one call (the last-call bonus applies), and R is no longer promoted, so its owner's
+/// inliner sees it so too (or drops it, unused). Returns how many copies it made.
+unsigned sinkSingleCallerLocals(const Layout &L, std::vector<std::vector<uint8_t>> &Placed);
 
 /// Adds to L the local definitions New, made in the module after buildLayout (by
 /// presimplify), in order, with what they refer to and whether a shard may copy or

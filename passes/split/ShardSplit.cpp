@@ -105,6 +105,8 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     placeShard(L, Opts.Limits, S, Placed[S]);
   if (Opts.Limits.SinkLocals)
     sinkSingleShardLocals(L, Placed);
+  if (Opts.Limits.SingleCaller)
+    sinkSingleCallerLocals(L, Placed);
   if (Opts.Presimplify)
     presimplifyShared(M, L, Opts.Limits, Placed, {Opts.Presimplify, Opts.Threads, Opts.Verify});
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
@@ -154,6 +156,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";const-bytes=" << Lim.ConstBytes;
   if (Lim.SinkLocals)
     OS << ";sink-locals";
+  if (Lim.SingleCaller)
+    OS << ";single-caller";
   if (Opts.Parts != D.Parts)
     OS << ";parts=" << Opts.Parts << ";part=" << Opts.Part;
   if (Opts.NotifyFD != D.NotifyFD)

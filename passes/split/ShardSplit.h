@@ -26,6 +26,9 @@ struct SplitLimits {
   uint64_t ConstBytes = 4096; // copy or import constants up to this size
   bool SinkLocals = false;    // a local imported by one shard only: a private copy there
                               // (sinkSingleShardLocals; off: docs/measurements.md)
+  bool SingleCaller = false;  // a local only one function refers to: a private copy in
+                              // each shard holding that function (sinkSingleCallerLocals;
+                              // off: docs/measurements.md, the sweep of 2026-12-02)
 };
 
 /// How shard-split writes the shards: its limits, and the options that change how (not
