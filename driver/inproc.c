@@ -9,9 +9,15 @@
 #include "shard.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* Set in the environment of the driver that re-executed itself with the allocator. */
+#define PRELOADED "SHARD_THREADS_MALLOC"
 
 /* The library's entry points this executor calls. */
 struct api {
@@ -44,8 +50,50 @@ static struct api load(void) {
   return a;
 }
 
+/* This process's arguments, from /proc/self/cmdline (NULL-terminated), or NULL. */
+static char **own_argv(void) {
+  int fd = open("/proc/self/cmdline", O_RDONLY);
+  if (fd < 0)
+    return NULL;
+  size_t n = 0, cap = 4096;
+  char *buf = xmalloc(cap);
+  ssize_t r;
+  while ((r = read(fd, buf + n, cap - n)) > 0)
+    if ((n += r) == cap)
+      buf = xrealloc(buf, cap *= 2);
+  close(fd);
+  struct argv a = {0};
+  for (size_t i = 0; i < n; i += strlen(buf + i) + 1)
+    av_push(&a, buf + i);
+  free(buf);
+  return a.v;
+}
+
+/* The threads executor compiles in this process, so the allocator the other executors preload
+   into their tools (--malloc) is preloaded into the driver itself: it executes itself again,
+   once, with LIB after the caller's LD_PRELOAD. Returns when LIB is preloaded already, or
+   when it cannot be. */
+static void preload_self(const char *lib) {
+  if (getenv(PRELOADED)) {
+    unsetenv(PRELOADED);
+    return;
+  }
+  const char *old = getenv("LD_PRELOAD");
+  if (old && strstr(old, lib)) /* the caller preloaded it */
+    return;
+  char *self = self_exe(), **argv = own_argv();
+  if (!self || !argv)
+    return;
+  char *v = old && *old ? fmt("%s:%s", old, lib) : xstrdup(lib);
+  if (!setenv("LD_PRELOAD", v, 1) && !setenv(PRELOADED, "1", 1))
+    execv(self, argv);
+  warn("--executor threads: cannot preload '%s' into the driver: %s", lib, strerror(errno));
+}
+
 /* Runs O's build with the threads executor; returns the exit status (errors exit). */
 int inproc_run(const struct opts *o) {
+  if (o->malloc_lib)
+    preload_self(o->malloc_lib);
   struct api a = load();
   struct shard_config c;
   a.init(&c);
