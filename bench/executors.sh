@@ -4,9 +4,10 @@
 #   serial          clang -O2 -c IR (glibc's malloc)
 #   serial-malloc   the same clang with the allocator shard preloads into its tools (`shard --version`)
 #   processes       shard -j J --no-cache --executor processes --report R IR
-#   threads         shard -j J --no-cache --executor threads --report R IR
-#   threads-malloc  (not by default) the same under LD_PRELOAD of that allocator: the threads
-#                   executor's compiles use the host process's allocator, glibc's unless preloaded
+#   threads         shard -j J --no-cache --executor threads --malloc none --report R IR: the
+#                   jobs compile in the driver's process, with glibc's malloc
+#   threads-malloc  (not by default) the same without --malloc none: the driver preloads the
+#                   allocator into itself, as `shard --executor threads` runs by default
 # (clang and the LLVM tools of the build's CMake cache, SHARD_LLVM_BINDIR.) Measured: wall and the
 # largest process's peak RSS (/usr/bin/time: %e, %M); the peak of the RSS summed over the process
 # tree (bench/treerss.c, sampled every 20 ms; libLLVM counts once per process); from each
@@ -102,11 +103,13 @@ command_of() {
   case $1 in
   serial) cmd=("$bindir/clang" -O2 -c "$2" -o "$o") ;;
   serial-malloc) cmd=(env "LD_PRELOAD=$preload" "$bindir/clang" -O2 -c "$2" -o "$o") ;;
-  processes | threads)
-    cmd=("$shard" -j "$jobs" --no-cache --executor "$1" --report "$3/$1.json" -o "$o" "$2") ;;
+  processes)
+    cmd=("$shard" -j "$jobs" --no-cache --executor processes --report "$3/$1.json" -o "$o" "$2") ;;
+  threads)
+    cmd=("$shard" -j "$jobs" --no-cache --executor threads --malloc none --report "$3/$1.json"
+      -o "$o" "$2") ;;
   threads-malloc)
-    cmd=(env "LD_PRELOAD=$preload" "$shard" -j "$jobs" --no-cache --executor threads
-      --report "$3/$1.json" -o "$o" "$2") ;;
+    cmd=("$shard" -j "$jobs" --no-cache --executor threads --report "$3/$1.json" -o "$o" "$2") ;;
   esac
 }
 

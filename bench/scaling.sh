@@ -17,7 +17,8 @@
 # SHARD_EXECUTOR=threads models the threads executor instead (`shard --executor threads`, in one
 # process): the job times and phase 1 come from the --report of `shard -j1 --executor threads
 # --shards SHARDS` (the split runs in process, alone while it runs, whatever P: one part), and
-# the jobs run with the process's own allocator (glibc's), not the driver's preload.
+# the jobs run with the allocator the driver preloads into itself (--malloc, as the process
+# executor's tools get it).
 set -euo pipefail
 # Every shard build compiles from scratch: a benchmark must not time the shard cache.
 export SHARD_NO_CACHE=1
