@@ -15,7 +15,8 @@
 
 #define USAGE                                                                                      \
   "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"                 \
-  "             [--presimplify] [--keep-temps DIR] [--report FILE] [--time-trace FILE]\n"          \
+  "             [-fno-pic|-fPIC|-fPIE] [-mcmodel=MODEL] [--presimplify]\n"                        \
+  "             [--keep-temps DIR] [--report FILE] [--time-trace FILE]\n"          \
   "             [--launcher CMD] [--executor processes|slurm|threads] [--srun-args ARGS]\n"                \
   "             [--max-mem SIZE] [--cache-dir DIR | --no-cache] [--cache-size SIZE]\n"             \
   "             [--llvm-bindir DIR] [--plugin PATH] [--malloc LIB] [--emit-ninja FILE]\n"          \
@@ -41,6 +42,11 @@ void cli_help(void) {
          "                      adds up to at most SIZE bytes (suffix K, M, G, T: KiB, MiB...)\n"
          "  --shards N          number of shards; 0 lets the plugin choose (default 0)\n"
          "  -O0 -O1 -O2 -O3     optimisation level, as clang -O<l> -c (default -O2)\n"
+         "  -fno-pic -fPIC -fPIE  compile the shards with this relocation model, as clang\n"
+         "                      -c -x ir with the flag (default: the module's PIC and PIE\n"
+         "                      levels; its dso_local marks still decide)\n"
+         "  -mcmodel=MODEL      compile the shards with this code model (tiny, small,\n"
+         "                      kernel, medium, large), as clang -mcmodel=MODEL -c -x ir\n"
          "  --mv-targets T1,T2  CPU multiversioning: clone the functions predicted to gain\n"
          "                      for these targets (x86-64-v2, x86-64-v3, x86-64-v4, haswell,\n"
          "                      znver4, ...) and dispatch at run time\n"
@@ -168,6 +174,15 @@ static char **words(const char *v, const char *name) {
   return w;
 }
 
+/* Checks a -mcmodel= value: one of clang's code model names (the target may still refuse it). */
+static const char *code_model(const char *v) {
+  static const char *const names[] = {"tiny", "small", "kernel", "medium", "large"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (!strcmp(v, names[i]))
+      return v;
+  die_usage("invalid value '%s' for -mcmodel= (expected tiny, small, kernel, medium or large)", v);
+}
+
 /* What parsing the command line keeps beside the pipeline description. */
 struct parse {
   struct opts *o;
@@ -186,6 +201,10 @@ static int flag(struct parse *p, const char *a) {
     p->no_cache = 1;
   else if (!strcmp(a, "--presimplify"))
     p->o->presimplify = 1;
+  else if (!strcmp(a, "-fno-pic") || !strcmp(a, "-fPIC") || !strcmp(a, "-fPIE"))
+    p->o->reloc = a;
+  else if (!strncmp(a, "-mcmodel=", 9))
+    p->o->cmodel = code_model(a + 9);
   else
     return 0;
   return 1;
@@ -322,6 +341,9 @@ static void check_launcher_usage(const struct parse *p) {
               o->out ? "-o" : o->input);
   if (p->olevel)
     die_usage("-O before the compiler: the compiler's arguments give the -O level");
+  if (o->reloc || o->cmodel)
+    die_usage("%s before the compiler: the compiler's arguments give the %s",
+              o->reloc ? o->reloc : "-mcmodel=", o->reloc ? "relocation model" : "code model");
   if (o->ninja)
     die_usage("--emit-ninja cannot be used as a compiler launcher");
   if (o->executor == EXEC_THREADS)

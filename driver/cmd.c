@@ -65,8 +65,10 @@ static void shard_flags(struct argv *a, const struct opts *o) {
 /* Phase 2, one shard: [launcher] clang -O<l> -c -x ir BC -o OBJ, or as a compiler launcher the
    user's compiler and flags (the template, which carries the target, -O level and relocation
    model) in place of clang -O<l>. Without a template the target comes from the manifest's
-   triple (clang would otherwise override the module's with its default); CPU and features are
-   not passed: every function carries its target-cpu and target-features attributes. */
+   triple (clang would otherwise override the module's with its default) and the relocation
+   model from the module's flags (-fno-pic, -fPIC, -fPIE override it; -mcmodel= is added); CPU
+   and features are not passed: every function carries its target-cpu and target-features
+   attributes. */
 void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m, const char *bc,
                  const char *obj) {
   for (char **w = o->launcher; w && *w; w++)
@@ -85,7 +87,9 @@ void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m,
     av_pushf(a, "--target=%s", m->triple);
   av_pushf(a, "-O%d", o->olevel);
   ir_args(a, bc, obj);
-  av_push(a, reloc_flag(m->reloc));
+  av_push(a, o->reloc ? o->reloc : reloc_flag(m->reloc));
+  if (o->cmodel)
+    av_pushf(a, "-mcmodel=%s", o->cmodel);
   shard_flags(a, o);
 }
 

@@ -154,6 +154,11 @@ struct cache_key job_output_key(const struct opts *o, const char *driver, const 
                    o->mv_targets ? o->mv_targets : "", opts_presimplifies(o));
   cache_hash_str(h, opts);
   free(opts);
+  if (o->reloc || o->cmodel) { /* (absent from the older keys, which stay valid) */
+    opts = fmt("reloc=%s cmodel=%s", o->reloc ? o->reloc : "", o->cmodel ? o->cmodel : "");
+    cache_hash_str(h, opts);
+    free(opts);
+  }
   if (o->compile_cmd) { /* launcher: the user's compiler and flags compile the shards */
     cache_hash_tool(h, o->compile_cmd[0]);
     for (char **w = o->compile_cmd; *w; w++)

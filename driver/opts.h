@@ -25,6 +25,9 @@ struct opts {
   unsigned long long max_mem;    /* --max-mem in bytes: predicted memory of running jobs; 0: none */
   int shards;                    /* --shards: 0 = let the plugin choose */
   int olevel;                    /* -O0..-O3 */
+  const char *reloc;             /* -fno-pic, -fPIC or -fPIE: the shard compiles' relocation
+                                    model flag, or NULL: the one the module's flags give */
+  const char *cmodel;            /* -mcmodel= of the shard compiles, or NULL: the target's */
   int verbose;                   /* -v */
   const char *keep;              /* --keep-temps DIR, or NULL (FILE.d with --emit-ninja FILE) */
   const char *work_root;         /* --work-dir DIR: the work directory is made in it, or NULL */

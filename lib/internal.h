@@ -18,6 +18,8 @@ const char *lib_self_dir(void);
 int lib_check_config(const struct shard_config *c, char **error);
 int lib_check_cache(const char *dir, char **error);
 int lib_prepare_module(LLVMModuleRef m, const struct shard_config *c, char **error);
+const char *lib_reloc_flag(const struct shard_config *c);
+const char *lib_code_model(const struct shard_config *c);
 
 /* The host's job slots bridged to a make jobserver that a child process reads (slots.c). */
 struct lib_bridge;

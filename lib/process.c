@@ -52,6 +52,10 @@ static void command(struct vec *a, const char *input, const char *output,
     push(a, "-j%d", c->jobs);
   push(a, "--shards=%d", c->shards);
   push(a, "-O%d", c->opt_level);
+  if (lib_reloc_flag(c))
+    push(a, "%s", lib_reloc_flag(c));
+  if (lib_code_model(c))
+    push(a, "-mcmodel=%s", lib_code_model(c));
   if (c->mv_targets)
     push(a, "--mv-targets=%s", c->mv_targets);
   if (c->presimplify)

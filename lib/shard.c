@@ -51,28 +51,41 @@ static int write_output(const char *output, const char *data, size_t size, char 
   return bad;
 }
 
-/* The threads executor on the module file INPUT (read into a context of its own). */
-static int threads_compile_file(const char *input, const char *output,
-                                const struct shard_config *c, char **error) {
+/* Reads the module file INPUT into context CTX (*M); with KEEP, also its bytes (*DATA, *SIZE,
+   for the cache key: the parser takes the buffer). 0, or 1 with *ERROR set. */
+static int read_module(const char *input, LLVMContextRef ctx, int keep, LLVMModuleRef *m,
+                       char **data, size_t *size, char **error) {
   LLVMMemoryBufferRef buf;
-  LLVMModuleRef m;
   char *msg = NULL;
   if (LLVMCreateMemoryBufferWithContentsOfFile(input, &buf, &msg)) {
     *error = lib_msg("shard: error: cannot read '%s': %s", input, msg);
     LLVMDisposeMessage(msg);
     return 1;
   }
-  /* The input's bytes for the cache key (the parser takes BUF). */
-  size_t size = LLVMGetBufferSize(buf);
-  char *data = c->cache_dir ? malloc(size ? size : 1) : NULL;
-  if (data)
-    memcpy(data, LLVMGetBufferStart(buf), size);
-  LLVMContextRef ctx = LLVMContextCreate();
-  int rc = 1;
-  struct shard_engine_buf obj = {0};
-  if (LLVMParseIRInContext(ctx, buf, &m, &msg)) { /* takes BUF */
+  *size = LLVMGetBufferSize(buf);
+  *data = keep ? malloc(*size ? *size : 1) : NULL;
+  if (*data)
+    memcpy(*data, LLVMGetBufferStart(buf), *size);
+  if (LLVMParseIRInContext(ctx, buf, m, &msg)) { /* takes BUF */
     *error = lib_msg("shard: error: cannot read the module '%s': %s", input, msg);
     LLVMDisposeMessage(msg);
+    free(*data);
+    *data = NULL;
+    return 1;
+  }
+  return 0;
+}
+
+/* The threads executor on the module file INPUT (read into a context of its own). */
+static int threads_compile_file(const char *input, const char *output,
+                                const struct shard_config *c, char **error) {
+  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMModuleRef m;
+  char *data = NULL;
+  size_t size = 0;
+  int rc = 1;
+  struct shard_engine_buf obj = {0};
+  if (read_module(input, ctx, c->cache_dir != NULL, &m, &data, &size, error)) {
   } else if (lib_prepare_module(m, c, error)) {
     LLVMDisposeModule(m);
   } else if (!threads_compile(m, input, data, size, c, &obj, error)) {
@@ -81,6 +94,55 @@ static int threads_compile_file(const char *input, const char *output,
   }
   LLVMContextDispose(ctx);
   free(data);
+  return rc;
+}
+
+/* The process executor on module M (consumed), written as bitcode to a private temporary
+   directory: into OUTPUT, or when OUTPUT is NULL into *OBJ. */
+static int process_module(LLVMModuleRef m, const char *output, const struct shard_config *c,
+                          LLVMMemoryBufferRef *obj, char **error) {
+  char *dir = lib_tmpdir(error);
+  if (!dir) {
+    LLVMDisposeModule(m);
+    return 1;
+  }
+  char *in = lib_msg("%s/input.bc", dir), *out = lib_msg("%s/output.o", dir);
+  int bad = LLVMWriteBitcodeToFile(m, in);
+  LLVMDisposeModule(m);
+  int rc = 1;
+  if (bad)
+    *error = lib_msg("shard_compile: cannot write the module to '%s'", in);
+  else if (!(rc = process_compile_file(in, output ? output : out, c, error)) && !output) {
+    char *msg = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(out, obj, &msg)) {
+      *error = lib_msg("shard_compile: cannot read the object '%s': %s", out, msg);
+      LLVMDisposeMessage(msg);
+      rc = 1;
+    }
+  }
+  lib_rmtree(dir);
+  free(in);
+  free(out);
+  free(dir);
+  return rc;
+}
+
+/* The process executor on the module file INPUT with a CPU or features to apply: the module
+   is read, given them, and written again for the driver. */
+static int process_prepared_file(const char *input, const char *output,
+                                 const struct shard_config *c, char **error) {
+  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMModuleRef m;
+  char *data = NULL;
+  size_t size = 0;
+  int rc = 1;
+  if (read_module(input, ctx, 0, &m, &data, &size, error)) {
+  } else if (lib_prepare_module(m, c, error)) {
+    LLVMDisposeModule(m);
+  } else {
+    rc = process_module(m, output, c, NULL, error);
+  }
+  LLVMContextDispose(ctx);
   return rc;
 }
 
@@ -96,6 +158,8 @@ int shard_compile_file(const char *input, const char *output, const struct shard
     return 1;
   if (threads(c))
     return threads_compile_file(input, output, c, error);
+  if (c->cpu || c->features)
+    return process_prepared_file(input, output, c, error);
   return process_compile_file(input, output, c, error);
 }
 
@@ -125,28 +189,5 @@ int shard_compile(LLVMModuleRef m, const struct shard_config *c, LLVMMemoryBuffe
     free(name);
     return rc;
   }
-  char *dir = lib_tmpdir(error);
-  if (!dir) {
-    LLVMDisposeModule(m);
-    return 1;
-  }
-  char *in = lib_msg("%s/input.bc", dir), *out = lib_msg("%s/output.o", dir);
-  int bad = LLVMWriteBitcodeToFile(m, in);
-  LLVMDisposeModule(m);
-  int rc = 1;
-  if (bad)
-    *error = lib_msg("shard_compile: cannot write the module to '%s'", in);
-  else if (!(rc = process_compile_file(in, out, c, error))) {
-    char *msg = NULL;
-    if (LLVMCreateMemoryBufferWithContentsOfFile(out, obj, &msg)) {
-      *error = lib_msg("shard_compile: cannot read the object '%s': %s", out, msg);
-      LLVMDisposeMessage(msg);
-      rc = 1;
-    }
-  }
-  lib_rmtree(dir);
-  free(in);
-  free(out);
-  free(dir);
-  return rc;
+  return process_module(m, NULL, c, obj, error);
 }

@@ -113,6 +113,10 @@ int lib_check_config(const struct shard_config *c, char **error) {
                      c->jobs < 0 ? c->jobs : c->shards);
   else if (c->opt_level < 0 || c->opt_level > 3)
     *error = lib_msg("shard: optimisation level %d is not 0 to 3", c->opt_level);
+  else if ((unsigned)c->reloc > SHARD_RELOC_PIE)
+    *error = lib_msg("shard: unknown relocation model %d", (int)c->reloc);
+  else if ((unsigned)c->code_model > SHARD_CODE_MODEL_LARGE)
+    *error = lib_msg("shard: unknown code model %d", (int)c->code_model);
   else if (!c->acquire != !c->release)
     *error = lib_msg("shard: the job-slot callbacks come in pairs (acquire and release)");
   else if (c->executor != SHARD_EXECUTOR_THREADS && (c->pipeline || c->module_fn))
@@ -159,16 +163,8 @@ static void default_attr(LLVMModuleRef m, const char *key, const char *value) {
   }
 }
 
-/* Sets module flag KEY to the 32-bit integer V when M has no such flag. */
-static void set_flag(LLVMModuleRef m, const char *key, int v) {
-  if (LLVMGetModuleFlag(m, key, strlen(key)))
-    return;
-  LLVMValueRef c = LLVMConstInt(LLVMInt32TypeInContext(LLVMGetModuleContext(m)), v, 0);
-  LLVMAddModuleFlag(m, LLVMModuleFlagBehaviorError, key, strlen(key), LLVMValueAsMetadata(c));
-}
-
-/* Verifies the host's module M and applies C's target options to it, as the module's own
-   attributes and flags; 0, or 1 with *ERROR set. */
+/* Verifies the host's module M and applies C's CPU and features to it, as its functions'
+   attributes; 0, or 1 with *ERROR set. */
 int lib_prepare_module(LLVMModuleRef m, const struct shard_config *c, char **error) {
   char *msg = NULL;
   if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
@@ -185,14 +181,18 @@ int lib_prepare_module(LLVMModuleRef m, const struct shard_config *c, char **err
     default_attr(m, "target-cpu", c->cpu);
   if (c->features)
     default_attr(m, "target-features", c->features);
-  if (c->reloc == SHARD_RELOC_PIC || c->reloc == SHARD_RELOC_PIE)
-    set_flag(m, "PIC Level", 2);
-  if (c->reloc == SHARD_RELOC_PIE)
-    set_flag(m, "PIE Level", 2);
-  if (c->reloc == SHARD_RELOC_STATIC || c->code_model) {
-    *error = lib_msg("shard: %s not supported yet (set it in the module)",
-                     c->code_model ? "a code model" : "the static relocation model");
-    return 1;
-  }
   return 0;
+}
+
+/* The shard compiles' relocation model flag for C's reloc (the command line's -fno-pic,
+   -fPIC, -fPIE), or NULL: the module's. */
+const char *lib_reloc_flag(const struct shard_config *c) {
+  static const char *const flags[] = {NULL, "-fno-pic", "-fPIC", "-fPIE"};
+  return flags[c->reloc];
+}
+
+/* The shard compiles' -mcmodel= value for C's code model, or NULL: the target's. */
+const char *lib_code_model(const struct shard_config *c) {
+  static const char *const names[] = {NULL, "tiny", "small", "kernel", "medium", "large"};
+  return names[c->code_model];
 }

@@ -27,6 +27,8 @@ static void fill_opts(struct opts *o, const struct shard_config *c, const char *
   o->shards = c->shards;
   o->olevel = c->opt_level;
   o->presimplify = c->presimplify;
+  o->reloc = lib_reloc_flag(c);
+  o->cmodel = lib_code_model(c);
   if (c->llvm_bindir)
     o->bindir = c->llvm_bindir;
   o->plugin = fmt("%s/ShardPlugin.so", lib_self_dir());

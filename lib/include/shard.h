@@ -30,10 +30,14 @@ enum shard_executor {
                                  LLVM cannot take the host down */
 };
 
-/* Relocation model of the object (SHARD_RELOC_DEFAULT: the module's, as clang -c -x ir). */
+/* Relocation model of the shard compiles, as clang -fno-pic / -fPIC / -fPIE -c -x ir (the
+   command line's flags; SHARD_RELOC_DEFAULT: the one the module's PIC and PIE levels give).
+   The module's dso_local marks still decide how each global is reached. */
 enum shard_reloc { SHARD_RELOC_DEFAULT = 0, SHARD_RELOC_STATIC, SHARD_RELOC_PIC, SHARD_RELOC_PIE };
 
-/* Code model (SHARD_CODE_MODEL_DEFAULT: the module's, else the target's). */
+/* Code model of the shard compiles, as clang -mcmodel=NAME -c -x ir (the command line's
+   -mcmodel=; SHARD_CODE_MODEL_DEFAULT: the target's, as clang -c -x ir, which does not read
+   the module's "Code Model" flag). */
 enum shard_code_model {
   SHARD_CODE_MODEL_DEFAULT = 0,
   SHARD_CODE_MODEL_TINY,

@@ -3,6 +3,7 @@
    file named (without the cache and the cancel), to show that the host goes on: the exit
    status is that compile's. Usage:
      host [OPTIONS] compile IN OUT       one compile
+     host [OPTIONS] file IN OUT          one compile with shard_compile_file
      host [OPTIONS] two IN OUT1 OUT2     two compiles at once, on two threads
      host [OPTIONS] broken IN OUT        a broken module (built with LLVM-C)
      host [OPTIONS] retarget T IN OUT    IN with its triple set to T
@@ -11,7 +12,8 @@
    acquire callback refuses its (N+1)-th call), --executor threads|processes, --pipeline TEXT
    (the threads executor's per-shard pipeline), --count 1 (a module callback that counts the
    functions each shard defines and imports; prints the totals after the compile),
-   --fail-shard K (the module callback fails shard K). */
+   --fail-shard K (the module callback fails shard K), --reloc static|pic|pie, --code-model
+   small|kernel|medium|large, --reloc-raw N (any value), --cpu CPU. */
 #define _POSIX_C_SOURCE 200809L
 #include <shard.h>
 
@@ -199,6 +201,19 @@ int main(int argc, char **argv) {
       config.module_fn = count_functions;
     else if (!strcmp(o, "--fail-shard"))
       config.module_fn = count_functions, seen.fail = atoi(v);
+    else if (!strcmp(o, "--reloc"))
+      config.reloc = !strcmp(v, "static") ? SHARD_RELOC_STATIC
+                     : !strcmp(v, "pic")  ? SHARD_RELOC_PIC
+                                          : SHARD_RELOC_PIE;
+    else if (!strcmp(o, "--code-model"))
+      config.code_model = !strcmp(v, "small")    ? SHARD_CODE_MODEL_SMALL
+                          : !strcmp(v, "kernel") ? SHARD_CODE_MODEL_KERNEL
+                          : !strcmp(v, "medium") ? SHARD_CODE_MODEL_MEDIUM
+                                                 : SHARD_CODE_MODEL_LARGE;
+    else if (!strcmp(o, "--reloc-raw"))
+      config.reloc = (enum shard_reloc)atoi(v);
+    else if (!strcmp(o, "--cpu"))
+      config.cpu = v;
     else if (!strcmp(o, "--executor"))
       config.executor = !strcmp(v, "threads") ? SHARD_EXECUTOR_THREADS : SHARD_EXECUTOR_PROCESSES;
     else {
@@ -215,6 +230,11 @@ int main(int argc, char **argv) {
   int rc = 0;
   if (!strcmp(cmd, "compile") && argc - i == 2) {
     rc = compile_file(argv[i], argv[i + 1], "compile");
+  } else if (!strcmp(cmd, "file") && argc - i == 2) {
+    char *error = NULL;
+    rc = shard_compile_file(argv[i], argv[i + 1], &config, &error);
+    printf("file: %s\n", rc ? error : "ok");
+    shard_dispose_message(error);
   } else if (!strcmp(cmd, "two") && argc - i == 3) {
     struct task t[2] = {{argv[i], argv[i + 1], "first", 0}, {argv[i], argv[i + 2], "second", 0}};
     pthread_t th[2];
@@ -245,6 +265,7 @@ int main(int argc, char **argv) {
     config.cache_dir = NULL;
     config.module_fn = NULL;
     config.pipeline = NULL;
+    config.reloc = SHARD_RELOC_DEFAULT;
     config.report = config.time_trace = NULL;
     pool.cancel_after = -1;
     rc = compile_file(argv[i], argv[argc - 1], "after");
