@@ -43,3 +43,8 @@ bc=$(echo "$small" | tail -1)
 engine-tool threads 4 "$W/t.o" "$bc" "$CLANG" -O2 -c -x ir "$bc" -o "$W/c.o" >/dev/null
 cmp "$W/t.o" "$W/c.o"
 echo "threads: 4 at once, byte-identical"
+# The link needs no temporary file (memory files and a pipe; a TMPDIR that does not exist would
+# fail a link through a temporary directory).
+TMPDIR=/nonexistent engine-tool link "$W/linked-mem.o" "$W/kt" "${objs[@]}" >/dev/null
+cmp "$W/linked-mem.o" "$W/out.o"
+echo "link: in memory, byte-identical"
