@@ -2,11 +2,12 @@
 # Code quality of a shard build against the serial one, attributed to functions and sections.
 #
 #   bench/quality.sh --input IR.bc [--shards N] [--presimplify] [--shard-args 'ARGS'] [--out DIR]
-#                    [--build DIR] [--libs 'LIBS'] [--no-workload] [--top N] [--fold-clones]
+#                    [--build DIR] [--libs 'LIBS'] [--no-workload] [--top N] [--fold-clones] [--opt L]
 #
-# Builds IR.bc (pre-optimisation IR: `clang -O2 -Xclang -disable-llvm-passes -emit-llvm -c`) twice:
-#   serial  clang -O2 -c IR.bc -o OUT/serial.o     (kept, and reused while IR.bc and clang are the same)
-#   shard   BUILD/bin/shard -j2 -O2 --no-cache [--shards N] [--presimplify] [ARGS] -o OUT/shard.o IR.bc
+# Builds IR.bc (pre-optimisation IR: `clang -O2 -Xclang -disable-llvm-passes -emit-llvm -c`) twice, at
+# -O<L> (--opt L, 0 to 3, default 2; make the IR with the same -O<L>):
+#   serial  clang -O<L> -c IR.bc -o OUT/serial.o   (kept, and reused while IR.bc, L and clang are the same)
+#   shard   BUILD/bin/shard -j2 -O<L> --no-cache [--shards N] [--presimplify] [ARGS] -o OUT/shard.o IR.bc
 #           (with --keep-temps OUT/temps: the shards' bitcode and objects stay for a closer look)
 # then, unless --no-workload, links bench/workload.c with each (sqlite3.h from bench/fetch-sqlite.sh's
 # cache, LIBS default '-lm -lpthread -ldl'), checks that both print the same, and profiles both with
@@ -20,7 +21,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 
 INPUT= SHARDS= PRE=0 ARGS= OUT=$root/build/quality BUILD=$root/build LIBS='-lm -lpthread -ldl'
-WORKLOAD=1 TOP=25 CLONES=
+WORKLOAD=1 TOP=25 CLONES= OPT=2
 while (($#)); do
   case $1 in
     --input) INPUT=$2; shift ;;
@@ -33,12 +34,14 @@ while (($#)); do
     --no-workload) WORKLOAD=0 ;;
     --top) TOP=$2; shift ;;
     --fold-clones) CLONES=--fold-clones ;;
+    --opt) OPT=$2; shift ;;
     -h | --help) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "quality: unknown option $1" >&2; exit 2 ;;
   esac
   shift
 done
 [[ -n $INPUT && -f $INPUT ]] || { echo "quality: --input IR.bc is required" >&2; exit 2; }
+[[ $OPT =~ ^[0-3]$ ]] || { echo "quality: --opt takes 0, 1, 2 or 3, not '$OPT'" >&2; exit 2; }
 BUILD=$(cd "$BUILD" && pwd)
 BINDIR=$(sed -n 's/^SHARD_LLVM_BINDIR:INTERNAL=//p' "$BUILD/CMakeCache.txt")
 CLANG=$BINDIR/clang
@@ -46,15 +49,17 @@ mkdir -p "$OUT"
 log() { echo "quality: $*" >&2; }
 
 # Serial: reused while the input and the compiler are the same.
-key=$( (sha256sum <"$INPUT"; "$CLANG" --version | head -1) | sha256sum | cut -c1-16)
+# (-O2's key names no level, so that the caches made before --opt stay valid.)
+key=$( (sha256sum <"$INPUT"; "$CLANG" --version | head -1; [[ $OPT == 2 ]] || echo "-O$OPT") |
+  sha256sum | cut -c1-16)
 if [[ ! -f $OUT/serial.o || $(cat "$OUT/serial.key" 2>/dev/null) != "$key" ]]; then
-  log "serial: clang -O2 -c"
+  log "serial: clang -O$OPT -c"
   rm -f "$OUT/serial.callgrind" "$OUT/serial.key"
-  /usr/bin/time -f '%e' -o "$OUT/serial.time" "$CLANG" -O2 -c "$INPUT" -o "$OUT/serial.o"
+  /usr/bin/time -f '%e' -o "$OUT/serial.time" "$CLANG" -O"$OPT" -c "$INPUT" -o "$OUT/serial.o"
   echo "$key" >"$OUT/serial.key"
 fi
 
-sargs=(-j2 -O2 --no-cache -v --keep-temps "$OUT/temps")
+sargs=(-j2 -O"$OPT" --no-cache -v --keep-temps "$OUT/temps")
 [[ -z $SHARDS ]] || sargs+=(--shards "$SHARDS")
 [[ $PRE == 0 ]] || sargs+=(--presimplify)
 # shellcheck disable=SC2206
@@ -66,7 +71,7 @@ rm -rf "$OUT/temps"
 
 py() { python3 "$here/attribute.py" "$@" --llvm-bindir "$BINDIR"; }
 {
-  echo "# $(basename "$INPUT"): shard ${sargs[*]} against clang -O2 -c"
+  echo "# $(basename "$INPUT"): shard ${sargs[*]} against clang -O$OPT -c"
   echo "wall: serial $(cat "$OUT/serial.time") s, shard $(cat "$OUT/shard.time") s"
   grep -iE 'phase|split' "$OUT/shard.log" | head -5 || true
   if [[ $WORKLOAD == 1 ]]; then
