@@ -4,6 +4,7 @@
   bench/attribute.py profile BASE.callgrind NEW.callgrind [--top N] [--fold-clones]
   bench/attribute.py size BASE.o NEW.o [--top N] [--fold-clones] [--llvm-bindir DIR]
   bench/attribute.py summary BASE.callgrind NEW.callgrind BASE.o NEW.o [--llvm-bindir DIR]
+  bench/attribute.py inline BASE.remarks NEW.remarks --caller NAME [--top N] [--all]
 
 profile: per function, self instructions (callgrind's Ir, the calls' inclusive costs left out) in each
   profile (`valgrind --tool=callgrind --callgrind-out-file=F PROGRAM`), their difference and ratio, sorted
@@ -13,6 +14,13 @@ size: per section (`llvm-size -A`, the sections of one name summed) and per func
   defined function symbols, `llvm-nm -S`), bytes in each object and their difference, sorted by
   |difference|; then the Berkeley text column (`llvm-size`: code and read-only data) of each.
 summary: one line: instructions ratio (NEW/BASE) and text-column ratio.
+inline: the inliner's decisions at the calls inside one function (--caller), from the remarks that
+  `clang -O2 -c -Rpass=inline -Rpass-missed=inline` writes to stderr for each build (the serial module,
+  the shard that owns the function): per callee, the calls (one remark each) inlined (+) and not (-),
+  with the cost/threshold pairs seen and the reason a call stayed, for the callees inlined a different
+  number of times (--all: every callee). A callee with no remark in one build was not a definition
+  there (declared, or never called: a declaration gets no remark), or its calls came only from a body that
+  this build did not inline. A cost far below zero is the last-call-to-static bonus.
 
 Names are folded back to the input's names before comparing: a promoted local `NAME.shard.<hash>` is NAME
 (the driver already renames them back after linking; a shard's own object still has them), and a private
@@ -130,6 +138,52 @@ def functions(obj, bindir, clones):
     return out
 
 
+INLINE_RE = re.compile(r"'([^']+)' (inlined into|not inlined into|will not be inlined into) '([^']+)'(.*?)"
+                       r"\s*\[-Rpass")
+
+
+def read_remarks(path, caller, clones):
+    """Per callee folded: a list of (inlined, "cost/threshold", reason) for calls inside caller."""
+    out = {}
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = INLINE_RE.search(line)
+            if not m or fold(m.group(3), clones) != caller:
+                continue
+            rest = m.group(4)
+            c = re.search(r"cost=(-?\d+|never|always)", rest)
+            t = re.search(r"threshold=(-?\d+)", rest)
+            why = "" if m.group(2) == "inlined into" else re.sub(r"\s*\(cost=.*", "", rest).strip()
+            pair = (c.group(1) if c else "?") + ("/" + t.group(1) if t else "")
+            out.setdefault(fold(m.group(1), clones), []).append((m.group(2) == "inlined into", pair, why))
+    return out
+
+
+def decisions(sites):
+    """One build's decisions for one callee, in a few words."""
+    if not sites:
+        return "no remark"
+    yes = sum(1 for s in sites if s[0])
+    pairs = " ".join(sorted({s[1] for s in sites}, key=lambda p: (len(p), p))[:4])
+    whys = "; ".join(sorted({s[2] for s in sites if s[2]}))
+    return f"+{yes} -{len(sites) - yes} {pairs}" + (f" ({whys})" if whys else "")
+
+
+def inline_table(base, new, caller, top, every):
+    names = sorted(set(base) | set(new))
+    def inlined(d, n):
+        return sum(1 for s in d.get(n, []) if s[0])
+    rows = [n for n in names if every or inlined(base, n) != inlined(new, n)]
+    nb, nn = (sum(inlined(d, n) for n in d) for d in (base, new))
+    print(f"## inlining into {caller}: base {nb} calls inlined, {len(base)} callees; "
+          f"new {nn} inlined, {len(new)} callees; {len(rows)} listed")
+    for n in rows[:top]:
+        print(f"  {n}\n      base: {decisions(base.get(n))}\n      new:  {decisions(new.get(n))}")
+    if rows[top:]:
+        print(f"  ({len(rows) - top} more)")
+    print()
+
+
 def table(title, base, new, top, total_base=None, total_new=None):
     rows = [(n, base.get(n, 0), new.get(n, 0)) for n in set(base) | set(new)]
     rows = [r for r in rows if r[1] != r[2]]
@@ -155,16 +209,23 @@ def ratio(n, b):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("mode", choices=["profile", "size", "summary"])
+    p.add_argument("mode", choices=["profile", "size", "summary", "inline"])
     p.add_argument("files", nargs="+")
     p.add_argument("--top", type=int, default=25)
     p.add_argument("--fold-clones", action="store_true")
     p.add_argument("--llvm-bindir", default=None)
+    p.add_argument("--caller", default=None)
+    p.add_argument("--all", action="store_true")
     a = p.parse_args()
-    need = {"profile": 2, "size": 2, "summary": 4}[a.mode]
+    need = {"profile": 2, "size": 2, "summary": 4, "inline": 2}[a.mode]
     if len(a.files) != need:
         p.error(f"{a.mode} takes {need} files")
-    if a.mode == "profile":
+    if a.mode == "inline" and not a.caller:
+        p.error("inline takes --caller NAME")
+    if a.mode == "inline":
+        b, n = (read_remarks(f, a.caller, a.fold_clones) for f in a.files)
+        inline_table(b, n, a.caller, a.top, a.all)
+    elif a.mode == "profile":
         (cb, tb), (cn, tn) = (read_callgrind(f, a.fold_clones) for f in a.files)
         table("self instructions per function", cb, cn, a.top, tb, tn)
     elif a.mode == "size":

@@ -3,6 +3,7 @@
 #
 #   bench/quality.sh --input IR.bc [--shards N] [--presimplify] [--shard-args 'ARGS'] [--out DIR]
 #                    [--build DIR] [--libs 'LIBS'] [--no-workload] [--top N] [--fold-clones] [--opt L]
+#                    [--inline-of NAME]
 #
 # Builds IR.bc (pre-optimisation IR: `clang -O2 -Xclang -disable-llvm-passes -emit-llvm -c`) twice, at
 # -O<L> (--opt L, 0 to 3, default 2; make the IR with the same -O<L>):
@@ -14,14 +15,18 @@
 # `valgrind --tool=callgrind` (OUT/serial.callgrind, OUT/shard.callgrind). It prints
 #   - the summary line: workload instructions, .text and `size`'s text column, shard against serial;
 #   - bench/attribute.py profile: self instructions per function, sorted by |difference|;
-#   - bench/attribute.py size: bytes per section and per function.
+#   - bench/attribute.py size: bytes per section and per function;
+#   - with --inline-of NAME, bench/attribute.py inline: the inliner's decisions inside function NAME,
+#     serial against the shard that owns NAME, from -Rpass=inline -Rpass-missed=inline remarks
+#     (OUT/serial.remarks, kept with serial.o; OUT/shard.remarks: that shard's bitcode compiled again
+#     with the very command the driver ran, shard.log's, output to /dev/null).
 # Everything also goes to OUT/report.txt (OUT default build/quality). One compile at a time.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 
 INPUT= SHARDS= PRE=0 ARGS= OUT=$root/build/quality BUILD=$root/build LIBS='-lm -lpthread -ldl'
-WORKLOAD=1 TOP=25 CLONES= OPT=2
+WORKLOAD=1 TOP=25 CLONES= OPT=2 INLINE_OF=
 while (($#)); do
   case $1 in
     --input) INPUT=$2; shift ;;
@@ -35,6 +40,7 @@ while (($#)); do
     --top) TOP=$2; shift ;;
     --fold-clones) CLONES=--fold-clones ;;
     --opt) OPT=$2; shift ;;
+    --inline-of) INLINE_OF=$2; shift ;;
     -h | --help) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "quality: unknown option $1" >&2; exit 2 ;;
   esac
@@ -70,6 +76,31 @@ rm -rf "$OUT/temps"
   2>"$OUT/shard.log"
 
 py() { python3 "$here/attribute.py" "$@" --llvm-bindir "$BINDIR"; }
+
+# inline_remarks: OUT/serial.remarks (once per serial.key) and OUT/shard.remarks, the inliner's remarks
+# of the serial compile and of the shard that defines INLINE_OF (not as an import).
+inline_remarks() {
+  if [[ ! -f $OUT/serial.remarks || $(cat "$OUT/serial.remarks.key" 2>/dev/null) != "$key" ]]; then
+    log "serial: clang -O$OPT -c, inliner remarks"
+    "$CLANG" -O"$OPT" -c "$INPUT" -o /dev/null -Rpass=inline -Rpass-missed=inline 2>"$OUT/serial.remarks"
+    echo "$key" >"$OUT/serial.remarks.key"
+  fi
+  local bc= f
+  for f in "$OUT"/temps/shard.*.bc; do
+    if "$BINDIR/llvm-dis" "$f" -o - |
+      grep -cE "^define (internal |hidden |dso_local |protected )*[^@]*@$INLINE_OF(\.shard\.[0-9a-f]+)?\(" >/dev/null; then
+      bc=$f
+      break
+    fi
+  done
+  [[ -n $bc ]] || { log "no shard defines $INLINE_OF"; return 1; }
+  local cmd
+  cmd=$(grep -E -- " -x ir ([^ ]*/)?$(basename "$bc" | sed 's/\./\\./g') " "$OUT/shard.log" | head -1)
+  [[ -n $cmd ]] || { log "shard.log has no compile of $bc"; return 1; }
+  log "$(basename "$bc"): inliner remarks"
+  # shellcheck disable=SC2086
+  $cmd -o /dev/null -Rpass=inline -Rpass-missed=inline 2>"$OUT/shard.remarks"
+}
 {
   echo "# $(basename "$INPUT"): shard ${sargs[*]} against clang -O$OPT -c"
   echo "wall: serial $(cat "$OUT/serial.time") s, shard $(cat "$OUT/shard.time") s"
@@ -95,4 +126,8 @@ py() { python3 "$here/attribute.py" "$@" --llvm-bindir "$BINDIR"; }
     py profile "$OUT/serial.callgrind" "$OUT/shard.callgrind" --top "$TOP" $CLONES
   fi
   py size "$OUT/serial.o" "$OUT/shard.o" --top "$TOP" $CLONES
+  if [[ -n $INLINE_OF ]] && inline_remarks; then
+    echo
+    py inline "$OUT/serial.remarks" "$OUT/shard.remarks" --caller "$INLINE_OF" --top "$TOP" $CLONES
+  fi
 } | tee "$OUT/report.txt"
