@@ -211,7 +211,6 @@ int plugin_split(struct tbuild *b, LLVMModuleRef m, char **error) {
   struct tpart *parts = xcalloc(n, sizeof *parts);
   b->bitcode = n > 1 ? LLVMWriteBitcodeToMemoryBuffer(m) : NULL; /* before part 0 changes M */
   pthread_mutex_lock(&b->mu);
-  b->parts = n;
   b->splitting = n;
   b->budget = b->limit - n;
   pthread_mutex_unlock(&b->mu);
