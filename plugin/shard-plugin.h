@@ -26,9 +26,10 @@ struct shard_plugin_sink {
   int (*shard)(void *user, int k, char *bc, size_t size);
 };
 
-/* Runs PASSES, the -passes text the driver gives opt (driver/cmd.c's cmd_split, one part),
-   with its shard-split element's dir=PATH replaced by "memory", on module M in M's own
-   context, the shards and the manifest going to SINK. M is changed (the host disposes of it).
+/* Runs PASSES, the -passes text the driver gives opt (driver/cmd.c's cmd_split, of any part:
+   with parts=N;part=I only that part's shards, and the manifest from part 0 only), with its
+   shard-split element's dir=PATH replaced by "memory", on module M in M's own context, the
+   shards and the manifest going to SINK. M is changed (the host disposes of it).
    Returns 0, or nonzero with *ERROR set to a malloc'ed message (free()); never exits or
    aborts the host for a bad module or bad pipeline text. Calls may run at once on several
    threads on different modules in different contexts. */
