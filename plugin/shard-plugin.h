@@ -19,7 +19,7 @@ extern "C" {
 struct shard_plugin_sink {
   void *user;
   /* The manifest (docs/contract.md's format, the bytes DIR/manifest would hold), once, before
-     any shard. TEXT is borrowed for the call. */
+     any shard (part 0 only). TEXT is borrowed for the call. */
   int (*manifest)(void *user, const char *text, size_t size);
   /* Shard K's module as bitcode, complete: the bytes DIR/shard.K.bc would hold, in the order
      the command line writes them (largest first). BC is malloc'ed; the callee owns it. */
