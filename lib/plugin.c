@@ -2,9 +2,10 @@
    (ShardPlugin.so next to this library, as the driver finds it next to itself) and runs its
    in-process split in job_split_parts() parts, as the process executor runs its opt parts:
    part 0 on the calling thread with the input module, every other part on a thread of its own
-   with its own copy of the module (the input written as bitcode once, parsed in its own
-   context). Each part makes the same plan and sends its share of the shards (shard-split's
-   parts=N;part=I), so the shards are the same bytes whatever the number of parts. */
+   with its own copy of the module, parsed in its own context (from the input file, or the
+   input written as bitcode once). Each part makes the same plan and sends its share of the
+   shards (shard-split's parts=N;part=I), so the shards are the same bytes whatever the number
+   of parts. */
 #define _GNU_SOURCE
 #include "threads.h"
 
@@ -184,6 +185,19 @@ static void *part_run(void *arg) {
   return NULL;
 }
 
+/* The bitcode the parts but 0 parse: the input file's bytes when they are bitcode and the
+   configuration changed nothing in the module (what each of the command line's opt parts
+   reads), else M written as bitcode, before part 0 changes it. */
+static LLVMMemoryBufferRef parts_bitcode(const struct tbuild *b, LLVMModuleRef m) {
+  const struct shard_config *c = b->c;
+  const unsigned char *d = (const unsigned char *)b->data;
+  int bc = d && b->size >= 4 &&
+           (!memcmp(d, "BC\xc0\xde", 4) || !memcmp(d, "\xde\xc0\x17\x0b", 4)); /* or wrapped */
+  if (bc && !c->cpu && !c->features && c->reloc == SHARD_RELOC_DEFAULT)
+    return LLVMCreateMemoryBufferWithMemoryRange(b->data, b->size, b->input, 0);
+  return LLVMWriteBitcodeToMemoryBuffer(m);
+}
+
 /* How many parts split B's input: job_split_parts(), as the command line; under a make
    jobserver, no more than the implicit slot and the tokens free now (taken for the parts). */
 static int parts_count(struct tbuild *b) {
@@ -209,7 +223,7 @@ static int part_start(struct tpart *p) {
 int plugin_split(struct tbuild *b, LLVMModuleRef m, char **error) {
   int n = parts_count(b);
   struct tpart *parts = xcalloc(n, sizeof *parts);
-  b->bitcode = n > 1 ? LLVMWriteBitcodeToMemoryBuffer(m) : NULL; /* before part 0 changes M */
+  b->bitcode = n > 1 ? parts_bitcode(b, m) : NULL;
   pthread_mutex_lock(&b->mu);
   b->splitting = n;
   b->budget = b->limit - n;

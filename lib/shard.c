@@ -62,9 +62,9 @@ static int threads_compile_file(const char *input, const char *output,
     LLVMDisposeMessage(msg);
     return 1;
   }
-  /* The input's bytes for the cache key (the parser takes BUF). */
+  /* The input's bytes for the cache key and phase 1's parts (the parser takes BUF). */
   size_t size = LLVMGetBufferSize(buf);
-  char *data = c->cache_dir ? malloc(size ? size : 1) : NULL;
+  char *data = malloc(size ? size : 1);
   if (data)
     memcpy(data, LLVMGetBufferStart(buf), size);
   LLVMContextRef ctx = LLVMContextCreate();

@@ -154,7 +154,11 @@ static int from_cache(struct tbuild *b, LLVMModuleRef m, const char *data, size_
    reads them, or NULL) as C says into *OUT; 0, or 1 with *ERROR set. */
 int threads_compile(LLVMModuleRef m, const char *input, const char *data, size_t size,
                     const struct shard_config *c, struct shard_engine_buf *out, char **error) {
-  struct tbuild b = {.c = c, .input = input, .dir = c->keep_temps ? c->keep_temps : "shard"};
+  struct tbuild b = {.c = c,
+                     .input = input,
+                     .data = data,
+                     .size = size,
+                     .dir = c->keep_temps ? c->keep_temps : "shard"};
   pthread_mutex_init(&b.mu, NULL);
   pthread_cond_init(&b.cv, NULL);
   fill_opts(&b.o, c, input);

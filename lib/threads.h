@@ -48,6 +48,8 @@ struct tbuild {
   const struct shard_config *c;
   struct opts o;
   const char *input; /* the input's name in messages */
+  const char *data;  /* the input file's bytes (NULL: a host's module), SIZE of them */
+  size_t size;
   const char *dir;   /* the work directory's name: keep_temps, else "shard" (not written) */
   struct manifest m;
   struct cache cache;       /* root NULL: off */
