@@ -15,10 +15,19 @@
 # SHARD_JOB_OVERHEAD=S adds a column: the speedup when each job costs S seconds more (a cluster
 # engine's per-job overhead, e.g. an srun step; docs/cluster.md).
 # SHARD_EXECUTOR=threads models the threads executor instead (`shard --executor threads`, in one
-# process): the job times and phase 1 come from the --report of `shard -j1 --executor threads
-# --shards SHARDS` (the split runs in process, alone while it runs, whatever P: one part), and
-# the jobs run with the allocator the driver preloads into itself (--malloc, as the process
-# executor's tools get it).
+# process): the job times and the one-part phase 1 come from the --report of `shard -j1
+# --executor threads --shards SHARDS`, the jobs run with the allocator the driver preloads into
+# itself (--malloc, as the process executor's tools get it). Its phase 1 runs in the same
+# parts(P) as the processes' (lib/plugin.c): part 0 on the input module, each other part on a
+# copy, the input written as bitcode once and parsed by each. What a part costs besides its
+# shards is timed in process by bench/splitpart.c, which calls the plugin's split as the
+# library does (with the same allocator): writing the bitcode, parsing it, part 0 of 8 on the
+# module as read with the verifier and on a parsed copy without, disposing of the copy. Chosen
+# over a report field: the report has one phase-1 interval, and a -jP run on 2 cores would time
+# the parts contending for them. The shard writes are the one-part split less part 0's plan.
+# The phases start after the input file is read (as the report's); the parts parse the file's
+# bytes when it is bitcode, so writing the bitcode counts only for a .ll input (and a host's
+# module, shard_compile: printed, not modelled).
 set -euo pipefail
 # Every shard build compiles from scratch: a benchmark must not time the shard cache.
 export SHARD_NO_CACHE=1
@@ -39,7 +48,16 @@ serial=$(timed "$bindir/clang" -O2 -c "$input" -o "$work/serial.o")
 serialm=0
 [ -z "$preload" ] || serialm=$(timed env LD_PRELOAD="$preload" "$bindir/clang" -O2 -c "$input" -o "$work/serial.o")
 if [ "${SHARD_EXECUTOR:-processes}" = threads ]; then
-  mode=threads plan=0 plannv=0
+  mode=threads
+  llvm_inc=$("$bindir/llvm-config" --includedir) llvm_lib=$("$bindir/llvm-config" --libdir)
+  "$bindir/clang" -O2 -Wall -I"$here/../plugin" -I"$llvm_inc" "$here/splitpart.c" -L"$llvm_lib" \
+    -lLLVM -Wl,-rpath,"$llvm_lib" -ldl -o "$work/splitpart"
+  read -r write parse plan plannv dispose < <(env ${preload:+LD_PRELOAD="$preload"} \
+    "$work/splitpart" "$build/lib/ShardPlugin.so" "$shards" "$input")
+  case $(head -c 4 "$input" | od -An -tx1 | tr -d ' \n') in
+  4243c0de | dec0170b) wrote=0 ;; # bitcode: the parts read the file
+  *) wrote=$write ;;
+  esac
   "$build/bin/shard" -j1 --executor threads --shards "$shards" --report "$work/report.json" \
     -o "$work/shard.o" "$input"
   report_jobs "$work/report.json" | sort -k1,1 >"$work/jobs"
@@ -67,21 +85,22 @@ else
   sed -n 's/^shard: shard \([0-9]*\) done: \([0-9.]*\) s.*/\1 \2/p' "$work/log" | sort -k1,1 >"$work/time"
   split=$(sed -n 's/^shard: phase 1 (split): \([0-9.]*\) s.*/\1/p' "$work/log")
   link=$(sed -n 's/^shard: phase 3 (link): \([0-9.]*\) s.*/\1/p' "$work/log")
-  mode=processes
+  mode=processes write=0 wrote=0 parse=0 dispose=0
 fi
 join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -v serialm="$serialm" -v sp="$split" \
-  -v link="$link" -v plan="$plan" -v plannv="$plannv" -v shards="$shards" -v oh="${SHARD_JOB_OVERHEAD:-0}" -v mode="$mode" '
+  -v link="$link" -v plan="$plan" -v plannv="$plannv" -v shards="$shards" -v oh="${SHARD_JOB_OVERHEAD:-0}" -v mode="$mode" \
+  -v write="$write" -v wrote="$wrote" -v parse="$parse" -v dispose="$dispose" '
   { cost[NR] = $2; t[NR] = $3; total += $3; if ($3 > crit) { crit = $3; critk = $1 } }
   END {
     printf "serial clang -O2 -c: %.2f s", serial
     if (serialm > 0) printf " (%.2f s with the allocator of the driver)", serialm
-    if (mode == "threads") printf "; shard --executor threads phases: split %.2f s (in process), link %.2f s; %d jobs, %.2f s in all\n",
-      sp, link, NR, total
+    if (mode == "threads") printf "; shard --executor threads phases: split %.2f s (one part, of which plan %.2f s), link %.2f s; %d jobs, %.2f s in all; a part but 0: parse %.2f s, plan %.2f s, dispose %.2f s; writing the module as bitcode (a .ll input, a host module) %.2f s once, %s\n",
+      sp, plan, link, NR, total, parse, plannv, dispose, write, (wrote > 0 ? "modelled" : "not modelled")
     else printf "; shard phases: split %.2f s (of which parse and plan %.2f s), link %.2f s; %d jobs, %.2f s in all\n",
       sp, plan, link, NR, total
     printf "critical path (largest job): shard %d, %.2f s\n\n", critk, crit
     printf "| workers P | %s | phase 1 (s) | makespan (s) | modelled wall (s) | speedup vs serial | vs serial with the allocator |%s\n",
-      (mode == "threads" ? "split" : "split processes"), (oh > 0 ? sprintf(" speedup with %.2f s per job |", oh) : "")
+      (mode == "threads" ? "split parts" : "split processes"), (oh > 0 ? sprintf(" speedup with %.2f s per job |", oh) : "")
     print "|---:|---:|---:|---:|---:|---:|---:|" (oh > 0 ? "---:|" : "")
     n = split(" 1 2 4 8 16 32 64", ps, " ")
     for (i = 1; i <= n; i++) {
@@ -93,11 +112,15 @@ join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -
       for (j = 1; j <= NR; j++) { m = 1; for (w = 2; w <= p; w++) if (load[w] < load[m]) m = w; load[m] += t[j] + oh }
       mko = 0; for (w = 1; w <= p; w++) if (load[w] > mko) mko = load[w]
       parts = p < 4 ? 1 : (p / 2 < 8 ? int(p / 2) : 8)
-      if (mode == "threads") p1 = sp  # one split in process, whatever P
+      other = mode == "threads" ? parse + plannv + dispose : plannv  # a part but 0, no shard
+      if (parts == 1) p1 = sp
+      else if (mode == "threads" && parts < 4)  # part 0 (on the input) verifies and writes too
+        p1 = wrote + (plan > other ? plan : other) + (sp - plan) / parts
+      else if (mode == "threads") { w = other + (sp - plan) / (parts - 1); p1 = wrote + (w > plan ? w : plan) }
       else if (parts < 4) p1 = plan + (sp - plan) / parts  # part 0 verifies and writes too
       else { w = plannv + (sp - plan) / (parts - 1); p1 = w > plan ? w : plan }
       wall = p1 + mk + link
-      printf "| %d | %s | %.2f | %.2f | %.2f | %.2f | %s |%s\n", p, (mode == "threads" ? "in process" : parts), p1, mk, wall, serial / wall,
+      printf "| %d | %s | %.2f | %.2f | %.2f | %.2f | %s |%s\n", p, parts, p1, mk, wall, serial / wall,
         (serialm > 0 ? sprintf("%.2f", serialm / wall) : "-"),
         (oh > 0 ? sprintf(" %.2f |", serial / (p1 + mko + link)) : "")
     }

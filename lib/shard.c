@@ -52,7 +52,7 @@ static int write_output(const char *output, const char *data, size_t size, char 
 }
 
 /* Reads the module file INPUT into context CTX (*M); with KEEP, also its bytes (*DATA, *SIZE,
-   for the cache key: the parser takes the buffer). 0, or 1 with *ERROR set. */
+   for the cache key and phase 1's parts: the parser takes the buffer). 0, or 1 with *ERROR set. */
 static int read_module(const char *input, LLVMContextRef ctx, int keep, LLVMModuleRef *m,
                        char **data, size_t *size, char **error) {
   LLVMMemoryBufferRef buf;
@@ -85,7 +85,7 @@ static int threads_compile_file(const char *input, const char *output,
   size_t size = 0;
   int rc = 1;
   struct shard_engine_buf obj = {0};
-  if (read_module(input, ctx, c->cache_dir != NULL, &m, &data, &size, error)) {
+  if (read_module(input, ctx, 1, &m, &data, &size, error)) {
   } else if (lib_prepare_module(m, c, error)) {
     LLVMDisposeModule(m);
   } else if (!threads_compile(m, input, data, size, c, &obj, error)) {

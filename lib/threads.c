@@ -1,6 +1,6 @@
 /* threads: the threads executor: the command line's three phases inside the host process,
-   without files. Phase 1 runs the plugin's split on the module (plugin.c) with the pass text
-   cmd_split builds for the command line; the shards' bitcode goes to the worker threads
+   without files. Phase 1 runs the plugin's split on the module in parts (plugin.c) with the
+   pass texts cmd_split builds for the command line; the shards' bitcode goes to the worker threads
    (workers.c) as it comes, so that compiles overlap the split; phase 3 links the objects and
    restores the promoted symbols with the engine. Same argv, same passes, same bytes. */
 #define _GNU_SOURCE
@@ -42,105 +42,30 @@ static void fill_opts(struct opts *o, const struct shard_config *c, const char *
   o->out = "-";
 }
 
-/* The -passes text of cmd_split's one-part split, with "memory" in place of dir=PATH, and
-   without quick-exit (opt's, not the host's: the host frees the module). */
-static char *split_passes(const struct opts *o) {
-  struct argv a = {0};
-  cmd_split(&a, o, "\x01", 1, 0, 0);
-  char *text = NULL;
-  for (int i = 0; i < a.n && !text; i++)
-    if (!strncmp(a.v[i], "-passes=", 8)) {
-      char *at = strstr(a.v[i], "dir=\x01");
-      *at = 0;
-      text = fmt("%s%s%s", a.v[i] + 8, "memory", at + 5);
-      char *q = strstr(text, ";quick-exit");
-      if (q)
-        memmove(q, q + 11, strlen(q + 11) + 1);
-    }
-  av_free(&a);
-  return text;
-}
-
-/* The sink's manifest: parsed and checked, then the workers start. */
-static int got_manifest(void *user, const char *text, size_t size) {
-  struct tbuild *b = user;
-  pthread_mutex_lock(&b->mu);
-  char *err = b->have_manifest ? xstrdup("the split gave a second manifest")
-                               : manifest_parse(text, size, "manifest", &b->m);
-  if (!err)
-    err = manifest_target_error(&b->m, b->input);
-  if (!err) {
-    b->have_manifest = 1;
-    b->jobs = xcalloc(b->m.nshards, sizeof *b->jobs);
-    b->keys = xcalloc(b->m.nshards, sizeof *b->keys);
-    if (b->c->keep_temps) {
-      char *p = lib_msg("%s/manifest", b->dir);
-      outputs_keep(b, p, text, size);
-      free(p);
-    }
-    workers_start(b);
-  } else if (!b->err) {
-    b->err = lib_msg("shard: error: %s", err);
-    b->stop = b->halt = 1;
-  }
-  free(err);
-  int halt = b->halt;
-  pthread_mutex_unlock(&b->mu);
-  return halt;
-}
-
-/* The sink's shard K: queued for the workers. After a failed job the split goes on (so that
-   a broken input is reported as such, as the command line does), queueing nothing; after a
-   refused slot it stops. */
-static int got_shard(void *user, int k, char *bc, size_t size) {
-  struct tbuild *b = user;
-  pthread_mutex_lock(&b->mu);
-  if (!b->stop && (!b->have_manifest || k < 0 || k >= b->m.nshards || b->jobs[k].bc ||
-                   b->jobs[k].obj.data)) {
-    b->err = lib_msg("shard: error: the split gave shard %d, which the manifest of '%s' does not "
-                     "list or was given before",
-                     k, b->input);
-    b->stop = b->halt = 1;
-  }
-  if (b->stop || outputs_shard(b, k, bc, size))
-    free(bc);
-  else
-    workers_add(b, k, bc, size);
-  int halt = b->halt;
-  pthread_mutex_unlock(&b->mu);
-  return halt;
-}
-
-/* Phases 1 and 2: the split on the calling thread (holding one of the -j jobs and, with the
-   host's callbacks, one host slot), the compiles on the workers; 0, or 1 with *ERROR set. */
+/* Phases 1 and 2: the split in parts (plugin.c; part 0 on the calling thread, each part
+   holding one of the -j jobs and, with the host's callbacks, one host slot), the compiles on
+   the workers; 0, or 1 with *ERROR set. */
 static int split_and_compile(struct tbuild *b, LLVMModuleRef m, char **error) {
-  shard_plugin_split_fn split = plugin_split_fn(b->o.plugin, error);
-  if (!split)
+  b->split_fn = plugin_split_fn(b->o.plugin, error);
+  if (!b->split_fn)
     return 1;
-  if (b->acquire && b->acquire(b->slot_user)) {
+  if (b->acquire && b->acquire(b->slot_user)) { /* part 0's slot */
     *error = lib_msg("shard: cancelled (the host's job-slot callback refused a slot)");
     return 1;
   }
-  char *passes = split_passes(&b->o), *serr = NULL;
-  b->budget = b->limit - 1;
-  b->splitting = 1;
-  struct shard_plugin_sink sink = {b, got_manifest, got_shard};
-  int rc = split(m, passes, &sink, &serr);
+  char *serr = NULL;
+  int rc = plugin_split(b, m, &serr);
   b->split = now();
-  if (b->release)
-    b->release(b->slot_user);
-  workers_split_done(b);
   workers_join(b);
   b->compile = now();
-  free(passes);
   for (int k = 0; !rc && !b->stop && k < b->m.nshards; k++)
     if (!b->jobs[k].obj.data) {
       b->err = lib_msg("shard: error: the manifest lists shard %d but the split did not give it",
                        k);
       b->stop = 1;
     }
-  if (rc && !b->halt) /* a broken input is reported as such, not as what it caused */
-    *error = lib_msg("shard: error: cannot split '%s': %s", b->input, serr ? serr : "");
+  if (serr && !b->halt) /* a broken input is reported as such, not as what it caused */
+    *error = lib_msg("shard: error: cannot split '%s': %s", b->input, serr);
   else if (b->cancelled)
     *error = lib_msg("shard: cancelled (the host's job-slot callback refused a slot)");
   else if (b->err)
@@ -231,7 +156,11 @@ static int from_cache(struct tbuild *b, LLVMModuleRef m, const char *data, size_
    reads them, or NULL) as C says into *OUT; 0, or 1 with *ERROR set. */
 int threads_compile(LLVMModuleRef m, const char *input, const char *data, size_t size,
                     const struct shard_config *c, struct shard_engine_buf *out, char **error) {
-  struct tbuild b = {.c = c, .input = input, .dir = c->keep_temps ? c->keep_temps : "shard"};
+  struct tbuild b = {.c = c,
+                     .input = input,
+                     .data = data,
+                     .size = size,
+                     .dir = c->keep_temps ? c->keep_temps : "shard"};
   pthread_mutex_init(&b.mu, NULL);
   pthread_cond_init(&b.cv, NULL);
   fill_opts(&b.o, c, input);

@@ -1,5 +1,5 @@
 /* threads: the threads executor's shared state: one build in the host process. Phase 1 (the
-   plugin's split, plugin.c) runs on the calling thread and hands each shard's bitcode to the
+   plugin's split, plugin.c) runs in parts on threads and hands each shard's bitcode to the
    worker threads (workers.c) as it arrives; phase 3 (threads.c) links their objects. */
 #ifndef SHARD_LIB_THREADS_H
 #define SHARD_LIB_THREADS_H
@@ -29,32 +29,52 @@ struct tworker {
   pthread_t thread;
 };
 
+/* One part of phase 1 (plugin.c): part I of the build's parts, on its own thread (part 0: the
+   calling one) with its own module (part 0: the input). */
+struct tpart {
+  struct tbuild *b;
+  int i;
+  LLVMModuleRef m; /* part 0's; the others parse the build's bitcode */
+  char *passes;
+  int held;    /* holds its job slot from the start */
+  int started; /* runs on THREAD */
+  pthread_t thread;
+  int rc, stopped; /* its split failed; the build stopped it (the failure is not its own) */
+  char *err;
+};
+
 /* One build. The mutex guards everything below it. */
 struct tbuild {
   const struct shard_config *c;
   struct opts o;
   const char *input; /* the input's name in messages */
+  const char *data;  /* the input file's bytes (NULL: a host's module), SIZE of them */
+  size_t size;
   const char *dir;   /* the work directory's name: keep_temps, else "shard" (not written) */
   struct manifest m;
-  struct cache cache;      /* root NULL: off */
+  struct cache cache;       /* root NULL: off */
   struct cache_key out_key; /* the output's, when it is looked up */
-  struct cache_key *keys;  /* per shard, with the cache on */
-  struct tjob *jobs;       /* per shard, once the manifest came */
+  struct cache_key *keys;   /* per shard, with the cache on */
+  struct tjob *jobs;        /* per shard, once the manifest came */
+  shard_plugin_split_fn split_fn;
+  LLVMMemoryBufferRef bitcode; /* the input as bitcode, for the parts but 0 */
   /* Job slots: the host's callbacks, or a make jobserver's tokens (tokens.c), or none. */
   shard_acquire_fn acquire;
   shard_release_fn release;
   void *slot_user;
-  int limit; /* jobs at once, the split included */
+  int limit; /* jobs at once, the split's parts included */
   struct jobserver js;
   struct tworker *workers;
   int nthreads;
   pthread_mutex_t mu;
   pthread_cond_t cv;
   int have_manifest;
-  int implicit; /* the jobserver's implicit slot is free */
+  int implicit;       /* the jobserver's implicit slot is free */
   int *ready, nready; /* shards arrived, not started; the largest last */
   int budget;         /* jobs that may start now (-j less the split and the running ones) */
-  int splitting;      /* phase 1 runs */
+  int splitting;      /* the parts still running */
+  int part_failed;    /* a part failed by itself: the others stop but part 0 */
+  int part0_done;     /* part 0 ended: no manifest comes after */
   int stop;           /* a job failed or was cancelled: start no more */
   int halt;           /* stop the split too (cancelled, or what it gave is wrong) */
   int cancelled;
@@ -65,16 +85,17 @@ struct tbuild {
 
 /* plugin.c */
 shard_plugin_split_fn plugin_split_fn(const char *path, char **error);
+int plugin_split(struct tbuild *b, LLVMModuleRef m, char **error);
 
 /* workers.c */
 void workers_start(struct tbuild *b);
 void workers_add(struct tbuild *b, int k, char *bc, size_t size);
-void workers_split_done(struct tbuild *b);
 void workers_join(struct tbuild *b);
 
 /* tokens.c */
 int tokens_open(struct tbuild *b);
 int tokens_acquire(void *user);
+int tokens_take(struct tbuild *b, int n);
 void tokens_release(void *user);
 void tokens_close(struct tbuild *b);
 

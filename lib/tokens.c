@@ -1,8 +1,9 @@
 /* tokens: the threads executor's job slots from a make jobserver in MAKEFLAGS (the driver's
    client, driver/jobserver.c, one connection per build), for a host without slot callbacks
-   and without jobs. As in the driver, the build holds one implicit slot (the split's while
-   it runs, then a job's); each more job holds a token, read when it is ready to start and
-   written back as soon as it ends. */
+   and without jobs. As in the driver, the build holds one implicit slot (the split's part 0
+   while it runs, then a job's); each more part of the split holds a token taken at its start
+   (as many parts as tokens are free then), each more job holds a token, read when it is ready to
+   start and written back as soon as it ends. */
 #define _GNU_SOURCE
 #include "threads.h"
 
@@ -37,6 +38,17 @@ int tokens_acquire(void *user) {
   }
   pthread_mutex_unlock(&b->mu);
   return 0;
+}
+
+/* Takes up to N more tokens that are free now, never waiting (the split's parts); returns how
+   many it took. */
+int tokens_take(struct tbuild *b, int n) {
+  pthread_mutex_lock(&b->mu);
+  int got = 0;
+  while (got < n && jobserver_get(&b->js))
+    got++;
+  pthread_mutex_unlock(&b->mu);
+  return got;
 }
 
 /* Gives back a token when one is held, else the implicit slot. */

@@ -1,8 +1,8 @@
 /* workers: phase 2 of the threads executor: worker threads compile the shards with the
    engine (clang's backend in process), the largest ready shard first, as they arrive from
-   the split. At most -j jobs run at once, the split counting as one while it runs (as the
-   local executor counts its opt process); with the host's job-slot callbacks, every job
-   holds one slot while it runs, and a refused slot stops the build ("cancelled"). */
+   the split. At most -j jobs run at once, each part of the split counting as one while it
+   runs (as the local executor counts its opt processes); with the host's job-slot callbacks,
+   every job holds one slot while it runs, and a refused slot stops the build ("cancelled"). */
 #define _GNU_SOURCE
 #include "threads.h"
 
@@ -144,15 +144,6 @@ void workers_add(struct tbuild *b, int k, char *bc, size_t size) {
   }
   b->ready[i] = k;
   pthread_cond_broadcast(&b->cv);
-}
-
-/* Phase 1 ended: its job slot is free, and no more shards come. */
-void workers_split_done(struct tbuild *b) {
-  pthread_mutex_lock(&b->mu);
-  b->splitting = 0;
-  b->budget++;
-  pthread_cond_broadcast(&b->cv);
-  pthread_mutex_unlock(&b->mu);
 }
 
 /* Waits for the workers to end. */

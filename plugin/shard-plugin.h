@@ -19,16 +19,17 @@ extern "C" {
 struct shard_plugin_sink {
   void *user;
   /* The manifest (docs/contract.md's format, the bytes DIR/manifest would hold), once, before
-     any shard. TEXT is borrowed for the call. */
+     any shard (part 0 only). TEXT is borrowed for the call. */
   int (*manifest)(void *user, const char *text, size_t size);
   /* Shard K's module as bitcode, complete: the bytes DIR/shard.K.bc would hold, in the order
      the command line writes them (largest first). BC is malloc'ed; the callee owns it. */
   int (*shard)(void *user, int k, char *bc, size_t size);
 };
 
-/* Runs PASSES, the -passes text the driver gives opt (driver/cmd.c's cmd_split, one part),
-   with its shard-split element's dir=PATH replaced by "memory", on module M in M's own
-   context, the shards and the manifest going to SINK. M is changed (the host disposes of it).
+/* Runs PASSES, the -passes text the driver gives opt (driver/cmd.c's cmd_split, of any part:
+   with parts=N;part=I only that part's shards, and the manifest from part 0 only), with its
+   shard-split element's dir=PATH replaced by "memory", on module M in M's own context, the
+   shards and the manifest going to SINK. M is changed (the host disposes of it).
    Returns 0, or nonzero with *ERROR set to a malloc'ed message (free()); never exits or
    aborts the host for a bad module or bad pipeline text. Calls may run at once on several
    threads on different modules in different contexts. */

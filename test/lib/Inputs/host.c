@@ -8,10 +8,10 @@
      host [OPTIONS] broken IN OUT        a broken module (built with LLVM-C)
      host [OPTIONS] retarget T IN OUT    IN with its triple set to T
    Options: --shards N, -j N, --cache DIR, --report FILE, --trace FILE, --slots N (host job
-   slots through the callbacks; prints the most held at once), --cancel-after N (the
-   acquire callback refuses its (N+1)-th call), --executor threads|processes, --pipeline TEXT
-   (the threads executor's per-shard pipeline), --count 1 (a module callback that counts the
-   functions each shard defines and imports; prints the totals after the compile),
+   slots through the callbacks; prints the most held at once and how many were taken),
+   --cancel-after N (the acquire callback refuses its (N+1)-th call), --executor threads|processes,
+   --pipeline TEXT (the threads executor's per-shard pipeline), --count 1 (a module callback that
+   counts the functions each shard defines and imports; prints the totals after the compile),
    --fail-shard K (the module callback fails shard K), --reloc static|pic|pie, --code-model
    small|kernel|medium|large, --reloc-raw N (any value), --cpu CPU. */
 #define _POSIX_C_SOURCE 200809L
@@ -260,7 +260,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (slots)
-    printf("slots: at most %d of %d held, %d left held\n", pool.most, pool.size, pool.held);
+    printf("slots: at most %d of %d held, %d left held, %d taken\n", pool.most, pool.size,
+           pool.held, pool.calls);
   if (rc) { /* the host goes on: the same module again, without what failed */
     config.cache_dir = NULL;
     config.module_fn = NULL;
