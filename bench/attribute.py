@@ -5,6 +5,7 @@
   bench/attribute.py size BASE.o NEW.o [--top N] [--fold-clones] [--llvm-bindir DIR]
   bench/attribute.py summary BASE.callgrind NEW.callgrind BASE.o NEW.o [--llvm-bindir DIR]
   bench/attribute.py inline BASE.remarks NEW.remarks --caller NAME [--top N] [--all]
+  bench/attribute.py classes BASE.o NEW.o [--top N] [--fold-clones] [--llvm-bindir DIR]
 
 profile: per function, self instructions (callgrind's Ir, the calls' inclusive costs left out) in each
   profile (`valgrind --tool=callgrind --callgrind-out-file=F PROGRAM`), their difference and ratio, sorted
@@ -21,6 +22,12 @@ inline: the inliner's decisions at the calls inside one function (--caller), fro
   number of times (--all: every callee). A callee with no remark in one build was not a definition
   there (declared, or never called: a declaration gets no remark), or its calls came only from a body that
   this build did not inline. A cost far below zero is the last-call-to-static bonus.
+classes: where a size difference comes from. Sections by kind (the name up to its second dot, `.text.f`
+  is `.text`): count, bytes, and whether `size` counts them in its text column (allocated, not writable);
+  `.eh_frame` as CIEs and FDEs (`llvm-dwarfdump --eh-frame`); the functions in classes by binding (local,
+  global, weak): only in one object, more copies in NEW, bigger, smaller, the same; and of those only in
+  NEW, the ones nothing in NEW refers to (no relocation names them, no resolved branch or address in the
+  disassembly reaches them), with the largest of each class.
 
 Names are folded back to the input's names before comparing: a promoted local `NAME.shard.<hash>` is NAME
 (the driver already renames them back after linking; a shard's own object still has them), and a private
@@ -184,6 +191,116 @@ def inline_table(base, new, caller, top, every):
     print()
 
 
+def section_kinds(obj, bindir):
+    """Per section kind: [count, bytes, counted in the text column]."""
+    out = {}
+    row = re.compile(r"\s*\[\s*\d+\]\s+(\S+)\s+(\S+)\s+[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([A-Za-z]*)\s")
+    for line in run([tool(bindir, "llvm-readelf"), "-S", "-W", obj]).splitlines():
+        m = row.match(line)
+        if not m or "NULL" in (m.group(1), m.group(2)):
+            continue
+        name, kind, size, flags = m.group(1), m.group(2), int(m.group(3), 16), m.group(4)
+        key = "." + name.split(".")[1] if name.startswith(".") and name.count(".") > 1 else name
+        text = "A" in flags and "W" not in flags and kind != "NOBITS"
+        c = out.setdefault(key, [0, 0, text])
+        c[0] += 1
+        c[1] += size
+    return out
+
+
+def eh_frame(obj, bindir):
+    """(CIEs, their bytes, FDEs, their bytes) of the object's .eh_frame."""
+    n = {"CIE": [0, 0], "FDE": [0, 0]}
+    entry = re.compile(r"^[0-9a-f]{8} ([0-9a-f]{8,16}) [0-9a-f]{8,16} (CIE|FDE)")
+    for line in run([tool(bindir, "llvm-dwarfdump"), "--eh-frame", obj]).splitlines():
+        m = entry.match(line)
+        if m:
+            n[m.group(2)][0] += 1
+            n[m.group(2)][1] += int(m.group(1), 16) + 4
+    return n["CIE"] + n["FDE"]
+
+
+def function_copies(obj, bindir, clones):
+    """Folded name -> (binding, [size of each definition])."""
+    out = {}
+    bind = {"t": "local", "T": "global", "w": "weak", "W": "weak"}
+    for line in run([tool(bindir, "llvm-nm"), "-S", "--defined-only", obj]).splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[2] in bind:
+            e = out.setdefault(fold(parts[3], clones), (bind[parts[2]], []))
+            e[1].append(int(parts[1], 16))
+    return out
+
+
+def referenced(obj, bindir, clones):
+    """Folded names that a relocation, or a branch or address the assembler resolved, refers to."""
+    refs = set()
+    for line in run([tool(bindir, "llvm-readelf"), "-r", "-W", obj]).splitlines():
+        parts = line.split()
+        if len(parts) >= 5 and re.fullmatch(r"[0-9a-f]{16}", parts[0]):
+            refs.add(fold(parts[4], clones))
+    head = re.compile(r"^[0-9a-f]+ <(.+)>:$")
+    target = re.compile(r"<([^<>+]+)>$")
+    current, pending = None, None
+    for line in run([tool(bindir, "llvm-objdump"), "-d", "-r", "--no-show-raw-insn", obj]).splitlines():
+        m = head.match(line)
+        if m:
+            current = m.group(1)
+            continue
+        if "R_X86_64_" in line or "R_AARCH64_" in line:
+            pending = None  # the target shown is the unrelocated field, not a reference
+            continue
+        if pending:
+            refs.add(fold(pending, clones))
+        m = target.search(line.strip())
+        pending = m.group(1) if m and m.group(1) != current else None
+    if pending:
+        refs.add(fold(pending, clones))
+    return refs
+
+
+def classes(base, new, bindir, clones, top):
+    """Prints the section kinds, .eh_frame entries and function classes of BASE against NEW."""
+    sb, sn = section_kinds(base, bindir), section_kinds(new, bindir)
+    print("## sections by kind (text: counted in `size`'s text column)")
+    print(f"{'difference':>12} {'base':>12} {'new':>12} {'#base':>7} {'#new':>7} text  kind")
+    for k in sorted(set(sb) | set(sn), key=lambda k: (-abs(sn.get(k, [0, 0])[1] - sb.get(k, [0, 0])[1]), k)):
+        b, n = sb.get(k, [0, 0, None]), sn.get(k, [0, 0, None])
+        text = "yes" if (n[2] if n[2] is not None else b[2]) else "no"
+        print(f"{n[1] - b[1]:>+12,} {b[1]:>12,} {n[1]:>12,} {b[0]:>7} {n[0]:>7} {text:4}  {k}")
+    eb, en = eh_frame(base, bindir), eh_frame(new, bindir)
+    print(f"\n## .eh_frame: CIEs {eb[0]} ({eb[1]:,} B) -> {en[0]} ({en[1]:,} B), "
+          f"FDEs {eb[2]} ({eb[3]:,} B) -> {en[2]} ({en[3]:,} B)\n")
+    fb, fn = function_copies(base, bindir, clones), function_copies(new, bindir, clones)
+    refs = referenced(new, bindir, clones)
+    cls = {}
+    for name in set(fb) | set(fn):
+        bb, bs = fb.get(name, (None, []))
+        nb, ns = fn.get(name, (None, []))
+        if not bs:
+            c = "only in new, unreferenced" if name not in refs else "only in new"
+        elif not ns:
+            c = "only in base"
+        elif len(ns) > len(bs):
+            c = "more copies in new"
+        else:
+            c = "bigger" if sum(ns) > sum(bs) else "smaller" if sum(ns) < sum(bs) else "same"
+        c = f"{c} ({nb or bb})"
+        cls.setdefault(c, []).append((sum(ns) - sum(bs), name))
+    print("## functions by class")
+    print(f"{'difference':>12} {'functions':>9}  class")
+    order = sorted(cls, key=lambda c: (-abs(sum(d for d, _ in cls[c])), c))
+    for c in order:
+        print(f"{sum(d for d, _ in cls[c]):>+12,} {len(cls[c]):>9}  {c}")
+    print(f"{sum(d for c in cls for d, _ in cls[c]):>+12,} {'':>9}  total")
+    for c in order:
+        if c.startswith("same"):
+            continue
+        print(f"\n### {c}, largest")
+        for d, name in sorted(cls[c], key=lambda r: (-abs(r[0]), r[1]))[:top]:
+            print(f"{d:>+12,}  {name}")
+
+
 def table(title, base, new, top, total_base=None, total_new=None):
     rows = [(n, base.get(n, 0), new.get(n, 0)) for n in set(base) | set(new)]
     rows = [r for r in rows if r[1] != r[2]]
@@ -209,7 +326,7 @@ def ratio(n, b):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("mode", choices=["profile", "size", "summary", "inline"])
+    p.add_argument("mode", choices=["profile", "size", "summary", "inline", "classes"])
     p.add_argument("files", nargs="+")
     p.add_argument("--top", type=int, default=25)
     p.add_argument("--fold-clones", action="store_true")
@@ -217,7 +334,7 @@ def main():
     p.add_argument("--caller", default=None)
     p.add_argument("--all", action="store_true")
     a = p.parse_args()
-    need = {"profile": 2, "size": 2, "summary": 4, "inline": 2}[a.mode]
+    need = {"profile": 2, "size": 2, "summary": 4, "inline": 2, "classes": 2}[a.mode]
     if len(a.files) != need:
         p.error(f"{a.mode} takes {need} files")
     if a.mode == "inline" and not a.caller:
@@ -235,6 +352,8 @@ def main():
         table("code bytes per function", fb, fn, a.top)
         tb, tn = text_column(b, a.llvm_bindir), text_column(n, a.llvm_bindir)
         print(f"size text column: base {tb:,}, new {tn:,} ({ratio(tn, tb)})")
+    elif a.mode == "classes":
+        classes(a.files[0], a.files[1], a.llvm_bindir, a.fold_clones, a.top)
     else:
         _, tb = read_callgrind(a.files[0], False)
         _, tn = read_callgrind(a.files[1], False)
