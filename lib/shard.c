@@ -76,27 +76,6 @@ static int read_module(const char *input, LLVMContextRef ctx, int keep, LLVMModu
   return 0;
 }
 
-/* The threads executor on the module file INPUT (read into a context of its own). */
-static int threads_compile_file(const char *input, const char *output,
-                                const struct shard_config *c, char **error) {
-  LLVMContextRef ctx = LLVMContextCreate();
-  LLVMModuleRef m;
-  char *data = NULL;
-  size_t size = 0;
-  int rc = 1;
-  struct shard_engine_buf obj = {0};
-  if (read_module(input, ctx, 1, &m, &data, &size, error)) {
-  } else if (lib_prepare_module(m, c, error)) {
-    LLVMDisposeModule(m);
-  } else if (!threads_compile(m, input, data, size, c, &obj, error)) {
-    rc = write_output(output, obj.data, obj.size, error);
-    shard_engine_free(obj.data);
-  }
-  LLVMContextDispose(ctx);
-  free(data);
-  return rc;
-}
-
 /* The process executor on module M (consumed), written as bitcode to a private temporary
    directory: into OUTPUT, or when OUTPUT is NULL into *OBJ. */
 static int process_module(LLVMModuleRef m, const char *output, const struct shard_config *c,
@@ -127,22 +106,27 @@ static int process_module(LLVMModuleRef m, const char *output, const struct shar
   return rc;
 }
 
-/* The process executor on the module file INPUT with a CPU or features to apply: the module
-   is read, given them, and written again for the driver. */
-static int process_prepared_file(const char *input, const char *output,
-                                 const struct shard_config *c, char **error) {
+/* The module file INPUT read into a context of its own and given C's target options, then
+   compiled by the threads executor, or written again for the process executor's driver. */
+static int compile_read_file(const char *input, const char *output, const struct shard_config *c,
+                             char **error) {
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef m;
   char *data = NULL;
   size_t size = 0;
   int rc = 1;
-  if (read_module(input, ctx, 0, &m, &data, &size, error)) {
+  struct shard_engine_buf obj = {0};
+  if (read_module(input, ctx, threads(c), &m, &data, &size, error)) {
   } else if (lib_prepare_module(m, c, error)) {
     LLVMDisposeModule(m);
-  } else {
+  } else if (!threads(c)) {
     rc = process_module(m, output, c, NULL, error);
+  } else if (!threads_compile(m, input, data, size, c, &obj, error)) {
+    rc = write_output(output, obj.data, obj.size, error);
+    shard_engine_free(obj.data);
   }
   LLVMContextDispose(ctx);
+  free(data);
   return rc;
 }
 
@@ -156,10 +140,8 @@ int shard_compile_file(const char *input, const char *output, const struct shard
   }
   if (lib_check_config(c, error))
     return 1;
-  if (threads(c))
-    return threads_compile_file(input, output, c, error);
-  if (c->cpu || c->features)
-    return process_prepared_file(input, output, c, error);
+  if (threads(c) || c->cpu || c->features) /* (the process executor's driver reads the file) */
+    return compile_read_file(input, output, c, error);
   return process_compile_file(input, output, c, error);
 }
 
