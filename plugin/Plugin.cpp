@@ -151,6 +151,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       return Lim.SinkLocals = true;
     if (Key == "single-caller" && Value.empty())
       return Lim.SingleCaller = true;
+    if (Key == "odr-copies" && Value.empty())
+      return Lim.OdrCopies = true;
     if (Key == "presimplify")
       return (!Value.getAsInteger(10, Opts.Presimplify) && Opts.Presimplify <= 3) ||
              badParam("shard-split", Param, "expected an optimisation level from 0 to 3");
@@ -159,8 +161,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       return badParam("shard-split", Param,
                       "expected dir=PATH, memory, import-cost=N, dup-cost=N, import-depth=N, "
                       "tiny-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
-                      "presimplify=L, threads=N, quick-exit, verify, copy-bodies, sink-locals or "
-                      "single-caller");
+                      "presimplify=L, threads=N, quick-exit, verify, copy-bodies, sink-locals, "
+                      "single-caller or odr-copies");
     if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16))
       return badParam("shard-split", Param,
                       Key == "import-depth" ? "expected an integer from 0 to 16"

@@ -13,6 +13,7 @@
 #include "split/Layout.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalValue.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
@@ -181,6 +182,65 @@ std::vector<Promotion> promoteCrossShardLocals(Module &M, const Layout &L, unsig
   }
   LLVM_DEBUG(dbgs() << "shard-split: promoted " << Out.size() << " globals\n");
   return Out;
+}
+
+namespace {
+
+/// Whether comdat group U may be copied into other shards as separate translation units
+/// would hold it: every member a linkonce_odr function with one owner, the comdat's
+/// selection "any", no block address taken. Only linkonce_odr: every copy is the same
+/// (ODR) and none need be kept, so the linker may keep any one, an address taken
+/// included; a linkonce (not ODR) copy may differ from the one the linker keeps.
+bool odrCopyable(const Layout &L, size_t U) {
+  ArrayRef<uint32_t> Ms = L.UnitMembers[U];
+  const Comdat *C = L.Defs[Ms[0]]->getComdat();
+  if (!C || C->getSelectionKind() != Comdat::Any)
+    return false;
+  return llvm::all_of(Ms, [&](uint32_t M) {
+    const auto *F = dyn_cast<Function>(L.Defs[M]);
+    return F && F->hasLinkOnceODRLinkage() && F->getComdat() == C && !L.BlocksTaken[M] &&
+           L.Owner[M] == L.Owner[Ms[0]];
+  });
+}
+
+} // namespace
+
+unsigned copyOdrGroups(const Layout &L, std::vector<std::vector<uint8_t>> &Placed,
+                       std::vector<uint8_t> &Copied) {
+  std::vector<uint8_t> Candidate(L.UnitMembers.size(), 0);
+  for (size_t U = 0; U < L.UnitMembers.size(); ++U)
+    Candidate[U] = odrCopyable(L, U);
+  // Per group, the shards to copy it into: those that import a member. A shard that
+  // refers to a member but imports none would need its owner to keep it: no copies.
+  std::vector<std::vector<unsigned>> Into(L.UnitMembers.size());
+  std::vector<uint8_t> Refd(L.Defs.size());
+  for (unsigned S = 0; S < Placed.size(); ++S) {
+    const std::vector<uint8_t> &P = Placed[S];
+    std::fill(Refd.begin(), Refd.end(), 0);
+    for (uint32_t I = 0; I < L.Defs.size(); ++I)
+      if (P[I] != NotHere)
+        for (uint32_t R : L.Refs[I])
+          Refd[R] |= P[R] == NotHere;
+    for (size_t U = 0; U < L.UnitMembers.size(); ++U) {
+      ArrayRef<uint32_t> Ms = L.UnitMembers[U];
+      if (!Candidate[U] || S == L.Owner[Ms[0]])
+        continue;
+      if (llvm::any_of(Ms, [&](uint32_t M) { return P[M] == Import; }))
+        Into[U].push_back(S);
+      else if (llvm::any_of(Ms, [&](uint32_t M) { return Refd[M]; }))
+        Candidate[U] = 0;
+    }
+  }
+  unsigned Copies = 0;
+  for (size_t U = 0; U < L.UnitMembers.size(); ++U)
+    for (unsigned S : Candidate[U] ? Into[U] : std::vector<unsigned>())
+      for (uint32_t M : L.UnitMembers[U]) { // the whole group: the linker keeps one whole
+        Placed[S][M] = Copy;
+        Copied[M] = 1;
+        ++Copies;
+      }
+  LLVM_DEBUG(dbgs() << "shard-split: " << Copies << " linkonce_odr copies for importers\n");
+  return Copies;
 }
 
 /// Makes a discardable (linkonce) definition that another shard refers to without

@@ -47,6 +47,14 @@ std::vector<Promotion> promoteCrossShardLocals(llvm::Module &M, const Layout &L,
                                                const llvm::StringSet<> &Pinned,
                                                std::vector<std::vector<uint8_t>> &Placed);
 
+/// Gives each shard that imports a member of a linkonce_odr comdat group a linkonce_odr
+/// copy of the whole group (Copy), where no shard declares a member without holding it:
+/// its owner then needs no weak_odr definition for the others, and drops the group once
+/// every call there is inlined, as a serial build does. Marks the copied members in
+/// Copied; returns how many copies it made.
+unsigned copyOdrGroups(const Layout &L, std::vector<std::vector<uint8_t>> &Placed,
+                       std::vector<uint8_t> &Copied);
+
 /// Makes a discardable definition that another shard refers to without holding it
 /// weak in its owner.
 void keepAlive(const Layout &L, unsigned NumShards,

@@ -45,15 +45,17 @@ using namespace split;
 
 /// Each shard's predicted work, with its copies and imports, and its own function count.
 void predictWork(const Layout &L, const std::vector<std::vector<uint8_t>> &Placed,
-                 std::vector<uint64_t> &Work, std::vector<unsigned> &Functions) {
+                 const std::vector<uint8_t> &OdrCopied, std::vector<uint64_t> &Work,
+                 std::vector<unsigned> &Functions) {
   for (unsigned S = 0; S < Placed.size(); ++S)
     for (uint32_t I = 0; I < L.Defs.size(); ++I) {
       Functions[S] += Placed[S][I] == Own && isa<Function>(L.Defs[I]);
       // An import is simplified and inlined but never compiled to code: three quarters. A
       // copy of a discardable group (a tiny linkonce_odr wrapper, as every C++ unit has
       // them) is inlined and dropped: nothing. (Fitted to the shard jobs' times, README
-      // "Measurements".)
-      if (Placed[S][I] == Own || Placed[S][I] == Dup)
+      // "Measurements".) A linkonce_odr copy in place of an import (odr-copies) is compiled
+      // wherever a call stays: its whole cost, an upper bound.
+      if (Placed[S][I] == Own || Placed[S][I] == Dup || (Placed[S][I] == Copy && OdrCopied[I]))
         Work[S] += L.Cost[I];
       else if (Placed[S][I] == Import)
         Work[S] += L.Cost[I] * 3 / 4;
@@ -107,6 +109,9 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     sinkSingleShardLocals(L, Placed);
   if (Opts.Limits.SingleCaller)
     sinkSingleCallerLocals(L, Placed);
+  std::vector<uint8_t> OdrCopied(L.Defs.size(), 0);
+  if (Opts.Limits.OdrCopies)
+    copyOdrGroups(L, Placed, OdrCopied);
   if (Opts.Presimplify)
     presimplifyShared(M, L, Opts.Limits, Placed, {Opts.Presimplify, Opts.Threads, Opts.Verify});
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
@@ -114,7 +119,7 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
 
   std::vector<unsigned> Functions(P->NumShards, 0);
   std::vector<uint64_t> Work(P->NumShards, 0);
-  predictWork(L, Placed, Work, Functions);
+  predictWork(L, Placed, OdrCopied, Work, Functions);
   // The manifest first, so that a driver may compile each shard as soon as it is written.
   // A sink that stops the split leaves the module whole, and nothing more is written.
   if (Opts.Part == 0) {
@@ -158,6 +163,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";sink-locals";
   if (Lim.SingleCaller)
     OS << ";single-caller";
+  if (Lim.OdrCopies)
+    OS << ";odr-copies";
   if (Opts.Parts != D.Parts)
     OS << ";parts=" << Opts.Parts << ";part=" << Opts.Part;
   if (Opts.NotifyFD != D.NotifyFD)
