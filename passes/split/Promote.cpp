@@ -2,9 +2,10 @@
 //
 // A local that another shard declares or imports becomes a hidden global under
 // a name unique to this translation unit; the manifest lists it so that the
-// driver can make it local again after linking. A linkonce definition another
-// shard needs is made weak in its owner, whose optimiser would otherwise drop
-// it. Private globals are first named after their referrers, so that the names
+// driver can make it local again after linking. A linkonce_odr group that other
+// shards import becomes a linkonce_odr copy in each of them (copyOdrGroups); a
+// linkonce definition another shard still needs is made weak in its owner, whose
+// optimiser would otherwise drop it. Private globals are first named after their referrers, so that the names
 // (and the shards' bytes) do not depend on a module-wide counter.
 //
 //===----------------------------------------------------------------------===//

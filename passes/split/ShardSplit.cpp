@@ -163,8 +163,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";sink-locals";
   if (Lim.SingleCaller)
     OS << ";single-caller";
-  if (Lim.OdrCopies)
-    OS << ";odr-copies";
+  if (!Lim.OdrCopies)
+    OS << ";no-odr-copies";
   if (Opts.Parts != D.Parts)
     OS << ";parts=" << Opts.Parts << ";part=" << Opts.Part;
   if (Opts.NotifyFD != D.NotifyFD)

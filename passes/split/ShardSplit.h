@@ -29,9 +29,9 @@ struct SplitLimits {
   bool SingleCaller = false;  // a local only one function refers to: a private copy in
                               // each shard holding that function (sinkSingleCallerLocals;
                               // off: docs/measurements.md, the sweep of 2026-12-02)
-  bool OdrCopies = false;     // a linkonce_odr group other shards import: a linkonce_odr
+  bool OdrCopies = true;      // a linkonce_odr group other shards import: a linkonce_odr
                               // copy in its comdat in each of them, none kept alive
-                              // (copyOdrGroups; docs/measurements.md)
+                              // (copyOdrGroups; no-odr-copies: docs/measurements.md)
 };
 
 /// How shard-split writes the shards: its limits, and the options that change how (not

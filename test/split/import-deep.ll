@@ -9,8 +9,9 @@
 ; function it names, @vf (cost 80), as a vtable's functions are seldom inlined; likewise a
 ; function whose address @a only passes on, @cb (a callback), is declared, not imported.
 ; tiny-cost=0 stops the chain at the copy depth (import-depth + 1 = 2); groups that are not
-; tiny are imported rather than copied (@t1, @t2: the shard compiles no copy of them),
-; and @m past the import depth;
+; tiny are imported rather than copied (@t1, @t2, with no-odr-copies: the shard compiles
+; no copy of them), and @m past the import depth; by default (odr-copies) @t1 and @t2 are
+; linkonce_odr copies instead, as no shard declares them, while @t3, declared, is not;
 ; import-cost=0 (no imports) leaves other shards' available_externally definitions out.
 ; The plan puts @a and @ae in shard 0, the rest in shard 1 (the chain follows @b, which
 ; calls @t1 twice).
@@ -19,6 +20,8 @@
 ; RUN: llvm-dis %t/d/shard.0.bc -o - | FileCheck %s --check-prefix=DEFAULT
 ; RUN: FileCheck %s --check-prefix=MAN < %t/d/manifest
 ; RUN: %opt-shard -passes='shard-partition<shards=2>,shard-split<dir=%t/t0;tiny-cost=0>' -disable-output %s
+; RUN: llvm-dis %t/t0/shard.0.bc -o - | FileCheck %s --check-prefix=TINY0-ODR
+; RUN: %opt-shard -passes='shard-partition<shards=2>,shard-split<dir=%t/t0;tiny-cost=0;no-odr-copies>' -disable-output %s
 ; RUN: llvm-dis %t/t0/shard.0.bc -o - | FileCheck %s --check-prefix=TINY0
 ; RUN: %opt-shard -passes='shard-partition<shards=2>,shard-split<dir=%t/i0;import-cost=0>' -disable-output %s
 ; RUN: llvm-dis %t/i0/shard.0.bc -o - | FileCheck %s --check-prefix=IMPORT0
@@ -41,6 +44,11 @@
 ; DEFAULT: define linkonce_odr void @t4() comdat
 ; DEFAULT: define available_externally void @ae()
 ; DEFAULT: define available_externally void @ae2()
+
+; TINY0-ODR: define linkonce_odr void @t1() comdat
+; TINY0-ODR: define linkonce_odr void @t2() comdat
+; TINY0-ODR: declare void @t3()
+; TINY0-ODR-NOT: @t4
 
 ; TINY0: define available_externally i32 @w(i32 %x)
 ; TINY0: declare i32 @m(i32)

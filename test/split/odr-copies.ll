@@ -1,4 +1,4 @@
-; shard-split<odr-copies>: a linkonce_odr comdat group that other shards import is no
+; shard-split (odr-copies, the default): a linkonce_odr comdat group that other shards import is no
 ; longer made weak_odr in its owner with available_externally imports elsewhere: every
 ; shard that imports a member defines the whole group linkonce_odr in its comdat, as
 ; separate C++ translation units do, and each shard's optimiser may drop its copy once
@@ -6,11 +6,11 @@
 ; a linkonce (not ODR) definition may differ from the one the linker keeps, and is not
 ; imported at all. A group some shard only declares (@big: too large to import) is still
 ; kept alive, weak_odr, by its owner. @c imports @g1 and declares @g2 (its callee, one
-; import level deeper): the whole group $g1 is copied. Off by default: weak_odr and
+; import level deeper): the whole group $g1 is copied. With no-odr-copies: weak_odr and
 ; available_externally, as before.
 ;
 ; RUN: rm -rf %t && mkdir %t
-; RUN: %opt-shard -passes='shard-partition<shards=3;place=graph>,print<shard-plan>,shard-split<dir=%t;odr-copies>' \
+; RUN: %opt-shard -passes='shard-partition<shards=3;place=graph>,print<shard-plan>,shard-split<dir=%t>' \
 ; RUN:   -disable-output %s 2>&1 | FileCheck --check-prefix=PLAN %s
 ; RUN: llvm-dis %t/shard.0.bc -o - | FileCheck --check-prefix=S0 --implicit-check-not=define --implicit-check-not=declare %s
 ; RUN: llvm-dis %t/shard.1.bc -o - | FileCheck --check-prefix=S1 --implicit-check-not=define --implicit-check-not=declare %s
@@ -20,7 +20,7 @@
 ; RUN: opt -passes=verify -disable-output %t/shard.2.bc
 ; RUN: FileCheck --check-prefix=MAN --implicit-check-not=promoted %s < %t/manifest
 ; RUN: rm -rf %t.off && mkdir %t.off
-; RUN: %opt-shard -passes='shard-partition<shards=3;place=graph>,shard-split<dir=%t.off>' -disable-output %s
+; RUN: %opt-shard -passes='shard-partition<shards=3;place=graph>,shard-split<dir=%t.off;no-odr-copies>' -disable-output %s
 ; RUN: llvm-dis %t.off/shard.1.bc -o - | FileCheck --check-prefix=OFF1 %s
 ; RUN: llvm-dis %t.off/shard.2.bc -o - | FileCheck --check-prefix=OFF2 %s
 ; RUN: FileCheck --check-prefix=OFF-MAN %s < %t.off/manifest
@@ -29,8 +29,10 @@
 ; RUN: %opt-shard -passes='shard-partition<shards=3;place=graph>,shard-split<dir=%t.again;odr-copies>' -disable-output %s
 ; RUN: cmp %t/shard.1.bc %t.again/shard.1.bc
 ; RUN: cmp %t/shard.2.bc %t.again/shard.2.bc
-; RUN: %opt-shard -passes='shard-split<dir=%t;odr-copies>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s
-; PIPE: shard-split<dir={{.*}};odr-copies>
+; RUN: %opt-shard -passes='shard-split<dir=%t;no-odr-copies>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s
+; RUN: %opt-shard -passes='shard-split<dir=%t;odr-copies>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE-ON %s
+; PIPE: shard-split<dir={{.*}};no-odr-copies>
+; PIPE-ON: shard-split<dir={{[^;]*}}>
 
 ; PLAN:      shard 0: cost=1000 functions=1 globals=1
 ; PLAN-NEXT:   @big function cost=1000 comdat=big global
@@ -64,7 +66,7 @@
 ; S2: define i32 @b(i32 %x) {
 
 ; The copies count their whole cost: shard 1 holds @a and @c (1800) and copies of @f,
-; @g1 and @g2 (200); without odr-copies, imports of @f and @g1 at three quarters (112).
+; @g1 and @g2 (200); with no-odr-copies, imports of @f and @g1 at three quarters (112).
 ; MAN: shard 0 cost 1000 functions 1
 ; MAN: shard 1 cost 2000 functions 2
 ; MAN: shard 2 cost 1200 functions 5
