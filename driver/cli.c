@@ -176,10 +176,8 @@ static char **words(const char *v, const char *name) {
 
 /* Checks a -mcmodel= value: one of clang's code model names (the target may still refuse it). */
 static const char *code_model(const char *v) {
-  static const char *const names[] = {"tiny", "small", "kernel", "medium", "large"};
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-    if (!strcmp(v, names[i]))
-      return v;
+  if (opts_code_model(v))
+    return v;
   die_usage("invalid value '%s' for -mcmodel= (expected tiny, small, kernel, medium or large)", v);
 }
 

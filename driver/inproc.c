@@ -115,10 +115,8 @@ int inproc_run(const struct opts *o) {
             : !strcmp(o->reloc, "-fno-pic") ? SHARD_RELOC_STATIC
             : !strcmp(o->reloc, "-fPIC")    ? SHARD_RELOC_PIC
                                             : SHARD_RELOC_PIE;
-  static const char *const models[] = {"tiny", "small", "kernel", "medium", "large"};
-  for (int i = 0; o->cmodel && i < 5; i++)
-    if (!strcmp(o->cmodel, models[i]))
-      c.code_model = (enum shard_code_model)(SHARD_CODE_MODEL_TINY + i);
+  if (o->cmodel) /* (checked by the command line) */
+    c.code_model = (enum shard_code_model)(SHARD_CODE_MODEL_TINY - 1 + opts_code_model(o->cmodel));
   c.keep_temps = o->keep;
   c.llvm_bindir = o->bindir;
   char *err = NULL;

@@ -8,6 +8,18 @@
 #include <string.h>
 #include <unistd.h>
 
+/* clang's -mcmodel= names, in the order of libshard's enum shard_code_model from TINY. */
+const char *const opts_code_models[OPTS_CODE_MODELS] = {"tiny", "small", "kernel", "medium",
+                                                        "large"};
+
+/* The position of code model NAME in opts_code_models plus one, or 0 for none of them. */
+int opts_code_model(const char *name) {
+  for (int i = 0; i < OPTS_CODE_MODELS; i++)
+    if (!strcmp(name, opts_code_models[i]))
+      return i + 1;
+  return 0;
+}
+
 /* Fills O with the defaults: as many jobs as online CPUs, -O2, a 2 GiB cache, the tools of
    $SHARD_LLVM_BINDIR (else the LLVM built against) and the allocator $SHARD_MALLOC names. */
 void opts_init(struct opts *o) {

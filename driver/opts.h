@@ -60,6 +60,10 @@ struct opts {
                                    input with compile_cmd (the compiler's own bytes) */
 };
 
+#define OPTS_CODE_MODELS 5
+extern const char *const opts_code_models[OPTS_CODE_MODELS];
+int opts_code_model(const char *name);
+
 void opts_init(struct opts *o);
 void opts_cache(struct opts *o, int given, int off);
 int opts_presimplifies(const struct opts *o);

@@ -1,6 +1,7 @@
 /* support: messages, files and checks shared by libshard's executors. */
 #define _GNU_SOURCE
 #include "internal.h"
+#include "opts.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
@@ -193,6 +194,5 @@ const char *lib_reloc_flag(const struct shard_config *c) {
 
 /* The shard compiles' -mcmodel= value for C's code model, or NULL: the target's. */
 const char *lib_code_model(const struct shard_config *c) {
-  static const char *const names[] = {NULL, "tiny", "small", "kernel", "medium", "large"};
-  return names[c->code_model];
+  return c->code_model ? opts_code_models[c->code_model - SHARD_CODE_MODEL_TINY] : NULL;
 }
