@@ -478,7 +478,7 @@ run_input() {
         [[ ${STRONG[$c]} == same || ${STRONG[$c]} == - ]] || PROBLEMS=$((PROBLEMS + 1))
         [[ ${LOST[$c]} == 0 || ${LOST[$c]} == - ]] || PROBLEMS=$((PROBLEMS + 1))
         case $c in
-        shard | shard-pre) NOTE[$c]=$(sed -n 's/^shard: phase 1 (split): \([0-9.]*\) s, \([0-9]*\) shards.*/\2 shards, split phase \1 s/p' "$W/$c.log" | head -1) ;;
+        shard | shard-pre) NOTE[$c]=$(sed -n 's/^shard: phase 1 (split): \([0-9.]*\) s in [0-9]* parts*, \([0-9]*\) shards.*/\2 shards, split phase \1 s/p' "$W/$c.log" | head -1) ;;
         split | lto) NOTE[$c]="$JOBS partitions" ;;
         esac
         best=$(sort -k2,2g "$W/$c.runs" | head -1 | cut -d' ' -f1)

@@ -155,7 +155,7 @@ run_config() {
     ins=$(times "$in" "$ib")
     [[ $same == same ]] || ins="DIFFERENT output"
   fi
-  p1=$(sed -n 's/.*phase 1 (split): \([0-9.]*\) s, \([0-9]*\) shard.*/\1 \2/p' "$d/shard.log")
+  p1=$(sed -n 's/.*phase 1 (split): \([0-9.]*\) s in [0-9]* parts*, \([0-9]*\) shard.*/\1 \2/p' "$d/shard.log")
   nsh=${p1#* } p1=${p1% *}
   sb=$(text_bytes "$d/serial.o") sn=$(text_bytes "$d/shard.o")
   xb=$(dot_text "$d/serial.o") xn=$(dot_text "$d/shard.o")

@@ -231,8 +231,9 @@ static void split_read(struct build *b) {
 
 /* -v: the split's time, its shards and part 0's log. */
 static void split_notes(const struct manifest *m, const struct split *sp, const struct marks *t) {
-  note("phase 1 (split): %.3f s, %d shard%s, %zu promoted symbol%s", t->split - t->start,
-       m->nshards, m->nshards == 1 ? "" : "s", m->npromos, m->npromos == 1 ? "" : "s");
+  note("phase 1 (split): %.3f s in %d part%s, %d shard%s, %zu promoted symbol%s",
+       t->split - t->start, sp->parts, sp->parts == 1 ? "" : "s", m->nshards,
+       m->nshards == 1 ? "" : "s", m->npromos, m->npromos == 1 ? "" : "s");
   for (int k = 0; k < m->nshards; k++)
     note("  shard %d: cost %llu, %llu functions", k, m->shards[k].cost, m->shards[k].funcs);
   print_file(sp->job.step[0].log);
@@ -244,6 +245,7 @@ static void split_notes(const struct manifest *m, const struct split *sp, const 
 static void split_ended(struct build *b, struct marks *t) {
   struct split *sp = &b->sp;
   t->split = now();
+  t->parts = sp->parts;
   while (sp->fd >= 0)
     split_read(b);
   if (sp->failed >= 0) {
@@ -345,7 +347,7 @@ static void ended(struct build *b, pid_t pid, int st, struct marks *t) {
       if (--sp->left == 0 && !b->one)
         split_ended(b, t);
       else if (!sp->left)
-        t->split = now();
+        t->split = now(), t->parts = sp->parts;
     }
   for (int i = 0; b->compile && b->have_manifest && i < b->m->nshards; i++)
     if (b->runs[i].s && b->runs[i].pid == pid) {

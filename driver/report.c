@@ -31,7 +31,8 @@ int report_write(const char *path, const struct manifest *m, const struct marks 
     if (m->shards[k].secs > longest)
       longest = m->shards[k].secs, crit = k;
   }
-  fprintf(f, "{\n  \"version\": 1,\n  \"shards\": %d,\n  \"jobs\": %d,\n", m->nshards, jobs);
+  fprintf(f, "{\n  \"version\": 1,\n  \"shards\": %d,\n  \"jobs\": %d,\n  \"split_parts\": %d,\n",
+          m->nshards, jobs, t->parts);
   fprintf(f,
           "  \"phases\": {\"split\": %.3f, \"compile\": %.3f, \"link\": %.3f, \"total\": %.3f},\n",
           t->split - t->start, t->compile - t->split, t->link - t->compile, t->link - t->start);

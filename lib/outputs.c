@@ -99,7 +99,7 @@ void outputs_objects(struct tbuild *b) {
 /* After phase 3: the report and the trace (the command line's JSON; no peak memory per job:
    threads share one), and the output in the cache; 0, or 1 with *ERROR set. */
 int outputs_finish(struct tbuild *b, const struct shard_engine_buf *out, char **error) {
-  struct marks t = {b->start, b->split, b->done ? b->first : b->split, b->compile, now()};
+  struct marks t = {b->start, b->split, b->done ? b->first : b->split, b->compile, now(), b->parts};
   int e = 0;
   const char *bad = NULL;
   if (b->c->report && (e = report_write(b->c->report, &b->m, &t, b->peak)))

@@ -225,7 +225,7 @@ int plugin_split(struct tbuild *b, LLVMModuleRef m, char **error) {
   struct tpart *parts = xcalloc(n, sizeof *parts);
   b->bitcode = n > 1 ? parts_bitcode(b, m) : NULL;
   pthread_mutex_lock(&b->mu);
-  b->splitting = n;
+  b->parts = b->splitting = n;
   b->budget = b->limit - n;
   pthread_mutex_unlock(&b->mu);
   for (int i = 0; i < n; i++) {

@@ -104,16 +104,17 @@ static int link_objects(struct tbuild *b, struct shard_engine_buf *out, char **e
 }
 
 /* B's job slots and the most jobs at once: the host's callbacks (and -j, or online CPUs);
-   without them and without -j, a make jobserver's tokens when MAKEFLAGS names one (as many
-   jobs as it gives, as the command line); else -j or online CPUs. */
+   without them, a make jobserver's tokens when MAKEFLAGS names one (as many jobs as it gives,
+   capped by an explicit -j, as the command line); else -j or online CPUs. */
 static void slots_init(struct tbuild *b) {
   const struct shard_config *c = b->c;
   b->limit = b->o.jobs;
   if (c->acquire) {
     b->acquire = c->acquire, b->release = c->release, b->slot_user = c->slot_user;
-  } else if (!c->jobs && tokens_open(b)) {
+  } else if (tokens_open(b)) {
     b->acquire = tokens_acquire, b->release = tokens_release, b->slot_user = b;
-    b->limit = 1 << 30; /* the tokens decide (the workers: one per shard at most) */
+    if (!c->jobs)
+      b->limit = 1 << 30; /* the tokens decide (the workers: one per shard at most) */
   }
 }
 

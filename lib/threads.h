@@ -72,6 +72,7 @@ struct tbuild {
   int implicit;       /* the jobserver's implicit slot is free */
   int *ready, nready; /* shards arrived, not started; the largest last */
   int budget;         /* jobs that may start now (-j less the split and the running ones) */
+  int parts;          /* the split's parts */
   int splitting;      /* the parts still running */
   int part_failed;    /* a part failed by itself: the others stop but part 0 */
   int part0_done;     /* part 0 ended: no manifest comes after */

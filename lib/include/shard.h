@@ -63,7 +63,7 @@ typedef void (*shard_release_fn)(void *user);
    Strings are borrowed for the duration of the call. */
 struct shard_config {
   int api_version;        /* SHARD_API_VERSION (shard_config_init sets it) */
-  int jobs;               /* jobs at once; 0: online CPUs, or a make jobserver's tokens */
+  int jobs;               /* at most, within a make jobserver's tokens; 0: CPUs or all it grants */
   int shards;             /* number of shards; 0: automatic */
   int opt_level;          /* 0..3, as clang -O<l> -c (default 2) */
   const char *mv_targets; /* CPU multiversioning targets, comma-separated; NULL: none */
