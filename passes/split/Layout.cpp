@@ -354,59 +354,6 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector
   }
 }
 
-unsigned sinkSingleShardLocals(const Layout &L, std::vector<std::vector<uint8_t>> &Placed) {
-  // The one shard that refers to each definition, Many if several do, None if none.
-  constexpr unsigned None = ~0u, Many = ~0u - 1;
-  std::vector<unsigned> By(L.Defs.size(), None);
-  for (unsigned S = 0; S < Placed.size(); ++S)
-    for (uint32_t I = 0; I < L.Defs.size(); ++I)
-      if (Placed[S][I] != NotHere)
-        for (uint32_t R : L.Refs[I])
-          By[R] = By[R] == None || By[R] == S ? S : Many;
-  unsigned Sunk = 0;
-  for (uint32_t R = 0; R < L.Defs.size(); ++R) {
-    unsigned S = By[R];
-    // An import is a copyable body, not pinned, outside the copy units; a local one
-    // whose address is not taken may be copied. Its references were placed in S with it.
-    const auto *F = dyn_cast<Function>(L.Defs[R]);
-    if (S >= Many || S == L.Owner[R] || Placed[S][R] != Import || !F || !F->hasLocalLinkage() ||
-        F->hasAddressTaken())
-      continue;
-    Placed[S][R] = Dup;
-    ++Sunk;
-  }
-  LLVM_DEBUG(dbgs() << "shard-split: " << Sunk << " imported locals copied into their one shard\n");
-  return Sunk;
-}
-
-unsigned sinkSingleCallerLocals(const Layout &L, std::vector<std::vector<uint8_t>> &Placed) {
-  // The one definition that refers to each one, Many if several do, None if none.
-  constexpr uint32_t None = ~0u, Many = ~0u - 1;
-  std::vector<uint32_t> By(L.Defs.size(), None);
-  for (uint32_t I = 0; I < L.Defs.size(); ++I)
-    for (uint32_t R : L.Refs[I])
-      By[R] = By[R] == None ? I : Many;
-  unsigned Sunk = 0;
-  // A copy may reach a local that only it calls: repeat until nothing changes.
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (uint32_t R = 0; R < L.Defs.size(); ++R) {
-      uint32_t F = By[R];
-      if (F >= Many || !L.Sinkable[R] || !isa<Function>(L.Defs[F]))
-        continue;
-      for (unsigned S = 0; S < Placed.size(); ++S)
-        if (S != L.Owner[R] && Placed[S][F] != NotHere &&
-            (Placed[S][R] == NotHere || Placed[S][R] == Import)) {
-          Placed[S][R] = Dup;
-          ++Sunk;
-          Changed = true;
-        }
-    }
-  }
-  LLVM_DEBUG(dbgs() << "shard-split: " << Sunk << " copies of single-caller locals\n");
-  return Sunk;
-}
-
 void addDefinitions(Layout &L, ArrayRef<GlobalObject *> New, const SplitLimits &Lim) {
   uint32_t First = L.Defs.size();
   unsigned Pos = L.SourcePos.size(); // after every global value the module had

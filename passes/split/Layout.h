@@ -73,19 +73,6 @@ void collectLinks(Layout &L, uint32_t I);
 /// Marks in Placed (one Place per definition) how shard S holds each definition.
 void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector<uint8_t> &Placed);
 
-/// Gives a shard a private copy (Dup) of each local function that it imports and that no
-/// other shard refers to, its owner included: as in the serial build, the shard's inliner
-/// then sees a static with its every caller (the last-call bonus applies) and drops it
-/// once inlined, and the owner drops its copy, now unused, instead of keeping a promoted
-/// symbol. Returns how many it sank.
-unsigned sinkSingleShardLocals(const Layout &L, std::vector<std::vector<uint8_t>> &Placed);
-
-/// Gives every shard that holds F, other than R's owner, a private copy (Dup) of each
-/// local function R that only F refers to: there, as in the serial build, R is a static
-/// with one call (the last-call bonus applies), and R is no longer promoted, so its owner's
-/// inliner sees it so too (or drops it, unused). Returns how many copies it made.
-unsigned sinkSingleCallerLocals(const Layout &L, std::vector<std::vector<uint8_t>> &Placed);
-
 /// Adds to L the local definitions New, made in the module after buildLayout (by
 /// presimplify), in order, with what they refer to and whether a shard may copy or
 /// import them; their owners are placeAdded's.

@@ -6,6 +6,7 @@
 // the thread's in-process split. The pass runs the stages of this folder in order:
 //
 //   Layout.cpp       what the module defines, and how each shard holds it
+//   Sink.cpp         private copies in place of promoted locals
 //   presimplify/     (presimplify=L) simplify once what several shards hold
 //   Promote.cpp      names, promotion of locals that cross shards, keep-alive
 //   ShardModule.cpp  each shard's module, cloned by Clone.cpp
@@ -23,6 +24,7 @@
 #include "split/Emit.h"
 #include "split/Layout.h"
 #include "split/Promote.h"
+#include "split/Sink.h"
 
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
@@ -112,6 +114,8 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   std::vector<uint8_t> OdrCopied(L.Defs.size(), 0);
   if (Opts.Limits.OdrCopies)
     copyOdrGroups(L, Placed, OdrCopied);
+  if (Opts.Limits.ImportReached)
+    sinkImportReachedLocals(L, Placed);
   if (Opts.Presimplify)
     presimplifyShared(M, L, Opts.Limits, Placed, {Opts.Presimplify, Opts.Threads, Opts.Verify});
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
@@ -165,6 +169,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";single-caller";
   if (!Lim.OdrCopies)
     OS << ";no-odr-copies";
+  if (!Lim.ImportReached)
+    OS << ";no-import-reached";
   if (Opts.Parts != D.Parts)
     OS << ";parts=" << Opts.Parts << ";part=" << Opts.Part;
   if (Opts.NotifyFD != D.NotifyFD)

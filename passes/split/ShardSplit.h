@@ -32,6 +32,9 @@ struct SplitLimits {
   bool OdrCopies = true;      // a linkonce_odr group other shards import: a linkonce_odr
                               // copy in its comdat in each of them, none kept alive
                               // (copyOdrGroups; no-odr-copies: docs/measurements.md)
+  bool ImportReached = true;  // a local other shards reach only through their imports: a
+                              // private copy in each, promoted nowhere
+                              // (sinkImportReachedLocals; no-import-reached)
 };
 
 /// How shard-split writes the shards: its limits, and the options that change how (not
