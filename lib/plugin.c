@@ -46,8 +46,17 @@ shard_plugin_split_fn plugin_split_fn(const char *path, char **error) {
   return fn;
 }
 
-/* The -passes text of cmd_split's part PART of PARTS, with "memory" in place of dir=PATH, and
-   without quick-exit (opt's, not the host's: the host frees the module). */
+/* Removes the first WORD (";name") from TEXT. */
+static void drop_word(char *text, const char *word) {
+  char *q = strstr(text, word);
+  if (q)
+    memmove(q, q + strlen(word), strlen(q + strlen(word)) + 1);
+}
+
+/* The -passes text of cmd_split's part PART of PARTS, with "memory" in place of dir=PATH,
+   without quick-exit (opt's, not the host's: the host frees the module) and without verify:
+   lib_prepare_module verified the module before the split (the parts but 0 parse its bitcode),
+   more strictly (invalid debug info is an error there), so a second walk finds nothing. */
 static char *split_passes(const struct opts *o, int parts, int part) {
   struct argv a = {0};
   cmd_split(&a, o, "\x01", parts, part, 0);
@@ -57,17 +66,16 @@ static char *split_passes(const struct opts *o, int parts, int part) {
       char *at = strstr(a.v[i], "dir=\x01");
       *at = 0;
       text = fmt("%s%s%s", a.v[i] + 8, "memory", at + 5);
-      char *q = strstr(text, ";quick-exit");
-      if (q)
-        memmove(q, q + 11, strlen(q + 11) + 1);
+      drop_word(text, ";quick-exit");
+      drop_word(text, ";verify");
     }
   av_free(&a);
   return text;
 }
 
 /* Whether part P stops now (called locked): when the build halts, or, for a part other than
-   0, when another part failed (part 0 goes on: it verifies the input, and a broken input is
-   reported as such). */
+   0, when another part failed (part 0 goes on, as the command line's, whose part 0 verifies
+   the input: its own error comes first). */
 static int part_stop(struct tpart *p) {
   struct tbuild *b = p->b;
   if (b->halt || (p->i && b->part_failed))
