@@ -44,18 +44,24 @@ static void fill_opts(struct opts *o, const struct shard_config *c, const char *
 
 /* Phases 1 and 2: the split in parts (plugin.c; part 0 on the calling thread, each part
    holding one of the -j jobs and, with the host's callbacks, one host slot), the compiles on
-   the workers; 0, or 1 with *ERROR set. */
+   the workers; 0, or 1 with *ERROR set. M is consumed: disposed of as soon as the split ends,
+   while the workers compile, so that neither the link nor the peak memory of the compiles
+   waits for it. */
 static int split_and_compile(struct tbuild *b, LLVMModuleRef m, char **error) {
   b->split_fn = plugin_split_fn(b->o.plugin, error);
-  if (!b->split_fn)
+  if (!b->split_fn) {
+    LLVMDisposeModule(m);
     return 1;
+  }
   if (b->acquire && b->acquire(b->slot_user)) { /* part 0's slot */
     *error = lib_msg("shard: cancelled (the host's job-slot callback refused a slot)");
+    LLVMDisposeModule(m);
     return 1;
   }
   char *serr = NULL;
   int rc = plugin_split(b, m, &serr);
   b->split = now();
+  LLVMDisposeModule(m);
   workers_join(b);
   b->compile = now();
   for (int k = 0; !rc && !b->stop && k < b->m.nshards; k++)
@@ -170,6 +176,7 @@ int threads_compile(LLVMModuleRef m, const char *input, const char *data, size_t
   int rc = outputs_cache_open(&b, error);
   if (!rc && !from_cache(&b, m, data, size, out)) {
     rc = split_and_compile(&b, m, error);
+    m = NULL;
     if (!rc)
       rc = link_objects(&b, out, error) || outputs_finish(&b, out, error);
     if (rc && out->data) {
@@ -177,7 +184,8 @@ int threads_compile(LLVMModuleRef m, const char *input, const char *data, size_t
       *out = (struct shard_engine_buf){0};
     }
   }
-  LLVMDisposeModule(m);
+  if (m)
+    LLVMDisposeModule(m);
   build_free(&b);
   return rc;
 }
