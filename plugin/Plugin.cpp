@@ -155,6 +155,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       return (Lim.OdrCopies = Key == "odr-copies"), true;
     if ((Key == "import-reached" || Key == "no-import-reached") && Value.empty())
       return (Lim.ImportReached = Key == "import-reached"), true;
+    if ((Key == "dup-one-caller" || Key == "no-dup-one-caller") && Value.empty())
+      return (Lim.DupOneCaller = Key == "dup-one-caller"), true;
     if (Key == "presimplify")
       return (!Value.getAsInteger(10, Opts.Presimplify) && Opts.Presimplify <= 3) ||
              badParam("shard-split", Param, "expected an optimisation level from 0 to 3");
@@ -164,7 +166,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
                       "expected dir=PATH, memory, import-cost=N, dup-cost=N, import-depth=N, "
                       "tiny-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
                       "presimplify=L, threads=N, quick-exit, verify, copy-bodies, sink-locals, "
-                      "single-caller, no-odr-copies or no-import-reached");
+                      "single-caller, no-odr-copies, no-import-reached or no-dup-one-caller");
     if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16))
       return badParam("shard-split", Param,
                       Key == "import-depth" ? "expected an integer from 0 to 16"

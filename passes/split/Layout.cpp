@@ -119,14 +119,32 @@ bool smallConstant(const GlobalVariable &V, const SplitLimits &Lim) {
          !hasBlockAddress(V.getInitializer());
 }
 
+/// Whether every use of F is an instruction of one function.
+bool oneCaller(const Function &F) {
+  const Function *Caller = nullptr;
+  for (const User *U : F.users()) {
+    const auto *I = dyn_cast<Instruction>(U);
+    if (!I || (Caller && I->getFunction() != Caller))
+      return false;
+    Caller = I->getFunction();
+  }
+  return true;
+}
+
 /// A local that each shard using it may copy privately: a small function called
 /// only directly (its address is never compared), or a small constant whose address
-/// does not matter (unnamed_addr).
+/// does not matter (unnamed_addr). Above tiny-cost, a function only when one function
+/// calls it (dup-one-caller): a copy of a static with several callers has fewer calls
+/// in a shard than in the module, so the inliner would take the last one with the
+/// last-call bonus, which the serial build does not give; such a static is imported.
 bool dupEligible(const GlobalValue &GV, const SplitLimits &Lim) {
   if (!GV.hasLocalLinkage())
     return false;
-  if (const auto *F = dyn_cast<Function>(&GV))
-    return getCost(*F) <= Lim.DupCost && !F->hasAddressTaken() && copyableBody(*F);
+  if (const auto *F = dyn_cast<Function>(&GV)) {
+    uint64_t Cost = getCost(*F);
+    return Cost <= Lim.DupCost && !F->hasAddressTaken() && copyableBody(*F) &&
+           (Cost <= Lim.TinyCost || !Lim.DupOneCaller || oneCaller(*F));
+  }
   if (const auto *V = dyn_cast<GlobalVariable>(&GV))
     return V->hasGlobalUnnamedAddr() && smallConstant(*V, Lim);
   return false;

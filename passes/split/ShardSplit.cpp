@@ -171,6 +171,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";no-odr-copies";
   if (!Lim.ImportReached)
     OS << ";no-import-reached";
+  if (!Lim.DupOneCaller)
+    OS << ";no-dup-one-caller";
   if (Opts.Parts != D.Parts)
     OS << ";parts=" << Opts.Parts << ";part=" << Opts.Part;
   if (Opts.NotifyFD != D.NotifyFD)
