@@ -176,20 +176,6 @@ static char *slurp(int fd, size_t *len) {
   return buf;
 }
 
-/* Writes LEN bytes to FD; returns 0 or -1 with errno set. */
-static int write_all(int fd, const char *p, size_t len) {
-  while (len > 0) {
-    ssize_t w = write(fd, p, len);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w < 0)
-      return -1;
-    p += w;
-    len -= (size_t)w;
-  }
-  return 0;
-}
-
 /* Reads entry K's object of C into *DATA (a new buffer) and *SIZE and returns 1 (a hit), or
    returns 0 (a miss). A damaged entry is removed, with a warning, and is a miss. */
 int cache_get_mem(struct cache *c, struct cache_key k, char **data, size_t *size) {

@@ -27,13 +27,13 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-/* Renames the complete output TMP onto OUT: the last step, after the reports, so that a run
-   that fails leaves no OUT (an existing one untouched). */
+/* Puts the complete output TMP in place of OUT (work_publish): the last step, after the
+   reports, so that a run that fails leaves no OUT (an existing one untouched). */
 static void publish(const char *tmp, const char *out) {
   /* Last chance for an interrupt to win; past this point OUT is complete. */
   proc_block(1);
   proc_interrupt_point();
-  if (rename(tmp, out) < 0)
+  if (work_publish(tmp, out) < 0)
     die("cannot write '%s': %s", out, strerror(errno));
   work_set_tmpout(NULL);
 }

@@ -255,3 +255,17 @@ char *self_exe(void) {
   buf[n] = 0;
   return xstrdup(buf);
 }
+
+/* Writes LEN bytes to FD; returns 0 or -1 with errno set. */
+int write_all(int fd, const char *p, size_t len) {
+  while (len > 0) {
+    ssize_t w = write(fd, p, len);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w < 0)
+      return -1;
+    p += w;
+    len -= (size_t)w;
+  }
+  return 0;
+}

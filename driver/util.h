@@ -38,5 +38,6 @@ double now(void);
 char *mkdirs(const char *path);
 int rm_tree(const char *path);
 char *self_exe(void);
+int write_all(int fd, const char *p, size_t len);
 
 #endif

@@ -5,6 +5,8 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -66,9 +68,44 @@ const char *work_dir(void) { return dir; }
 /* Returns the path of NAME inside the work directory. */
 char *work_path(const char *name) { return fmt("%s/%s", dir, name); }
 
+/* Whether PATH names something other than a regular file (/dev/null, a FIFO): an output to
+   write into, as clang does, never to replace. */
+int work_special(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
 /* Returns the name of a temporary file next to PATH (in its directory, so that renaming it
-   onto PATH is atomic). */
-char *work_tmp_name(const char *path) { return fmt("%s.shard-tmp-%ld", path, (long)getpid()); }
+   onto PATH is atomic); for a special PATH, in $TMPDIR (its directory may be /dev). */
+char *work_tmp_name(const char *path) {
+  const char *t = getenv("TMPDIR");
+  if (work_special(path))
+    return fmt("%s/shard-out-%ld", t && *t ? t : "/tmp", (long)getpid());
+  return fmt("%s.shard-tmp-%ld", path, (long)getpid());
+}
+
+/* Puts the complete output TMP in place of OUT: renamed onto it, or, where OUT is special,
+   written into it and removed; 0, or -1 with errno set. */
+int work_publish(const char *tmp, const char *out) {
+  if (!work_special(out))
+    return rename(tmp, out);
+  int in = open(tmp, O_RDONLY | O_CLOEXEC), fd = open(out, O_WRONLY | O_CLOEXEC), rc = -1;
+  char buf[65536];
+  ssize_t n = 0;
+  while (in >= 0 && fd >= 0 && (n = read(in, buf, sizeof buf)) > 0 && write_all(fd, buf, n) == 0)
+    ;
+  if (in >= 0 && fd >= 0 && n == 0)
+    rc = 0;
+  int e = errno;
+  if (fd >= 0 && close(fd) < 0 && !rc)
+    rc = -1, e = errno;
+  if (in >= 0)
+    close(in);
+  if (!rc)
+    unlink(tmp);
+  errno = e;
+  return rc;
+}
 
 /* Records the output temp file so that it is removed if we fail (NULL once renamed). */
 void work_set_tmpout(const char *path) {

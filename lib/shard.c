@@ -2,6 +2,7 @@
    module and hands it to an executor. */
 #define _GNU_SOURCE
 #include "threads.h"
+#include "util.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitWriter.h>
@@ -30,9 +31,20 @@ void shard_dispose_message(char *message) { free(message); }
 static int threads(const struct shard_config *c) { return c->executor == SHARD_EXECUTOR_THREADS; }
 
 /* Writes the SIZE bytes of DATA into OUTPUT completely or not at all (a temporary file next
-   to it, renamed); 0, or 1 with *ERROR set. */
+   to it, renamed; into OUTPUT itself where it is no regular file, such as /dev/null, which
+   clang writes into too); 0, or 1 with *ERROR set. */
 static int write_output(const char *output, const char *data, size_t size, char **error) {
   static unsigned long seq; /* names the temporary files of this process's calls apart */
+  struct stat st;
+  if (stat(output, &st) == 0 && !S_ISREG(st.st_mode)) {
+    int fd = open(output, O_WRONLY | O_CLOEXEC);
+    int bad = fd < 0 || write_all(fd, data, size) < 0, e = errno;
+    if (fd >= 0 && close(fd) < 0 && !bad)
+      bad = 1, e = errno;
+    if (bad)
+      *error = lib_msg("shard: error: cannot write '%s': %s", output, strerror(e));
+    return bad;
+  }
   char *tmp = lib_msg("%s.tmp.%ld.%lu", output, (long)getpid(), __atomic_add_fetch(&seq, 1, 0));
   int fd = tmp ? open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666) : -1;
   size_t done = 0;
