@@ -131,19 +131,26 @@ bool oneCaller(const Function &F) {
   return true;
 }
 
+/// Whether a shard's inliner sees a private copy of local function F (of cost Cost) as
+/// the serial inliner sees F: where one function calls it, or it is tiny (inlined
+/// everywhere either way). A copy of a static with several callers has fewer calls in a
+/// shard than in the module, so the inliner takes the last of them with the last-call
+/// bonus, which the serial build does not give (dup-one-caller; off: any local).
+bool faithfulCopy(const Function &F, uint64_t Cost, const SplitLimits &Lim) {
+  return Cost <= Lim.TinyCost || !Lim.DupOneCaller || oneCaller(F);
+}
+
 /// A local that each shard using it may copy privately: a small function called
-/// only directly (its address is never compared), or a small constant whose address
-/// does not matter (unnamed_addr). Above tiny-cost, a function only when one function
-/// calls it (dup-one-caller): a copy of a static with several callers has fewer calls
-/// in a shard than in the module, so the inliner would take the last one with the
-/// last-call bonus, which the serial build does not give; such a static is imported.
+/// only directly (its address is never compared) whose copy is faithful (a static with
+/// several callers is imported instead), or a small constant whose address does not
+/// matter (unnamed_addr).
 bool dupEligible(const GlobalValue &GV, const SplitLimits &Lim) {
   if (!GV.hasLocalLinkage())
     return false;
   if (const auto *F = dyn_cast<Function>(&GV)) {
     uint64_t Cost = getCost(*F);
     return Cost <= Lim.DupCost && !F->hasAddressTaken() && copyableBody(*F) &&
-           (Cost <= Lim.TinyCost || !Lim.DupOneCaller || oneCaller(*F));
+           faithfulCopy(*F, Cost, Lim);
   }
   if (const auto *V = dyn_cast<GlobalVariable>(&GV))
     return V->hasGlobalUnnamedAddr() && smallConstant(*V, Lim);
@@ -282,7 +289,8 @@ void markCopiesAndImports(Layout &L, const SplitLimits &Lim, const StringSet<> &
     L.Dup[I] = dupEligible(GV, Lim);
     L.Import[I] = !L.Dup[I] && importEligible(GV, Lim);
     const auto *F = dyn_cast<Function>(&GV);
-    L.Sinkable[I] = F && F->hasLocalLinkage() && !F->hasAddressTaken() && copyableBody(*F);
+    L.Sinkable[I] = F && F->hasLocalLinkage() && !F->hasAddressTaken() && copyableBody(*F) &&
+                    faithfulCopy(*F, getCost(*F), Lim);
   }
 }
 

@@ -48,7 +48,8 @@ struct Layout {
   std::vector<std::vector<uint32_t>> Calls;         // functions each one calls directly
   std::vector<uint8_t> Dup;                         // a small local a shard may copy privately
   std::vector<uint8_t> Import;   // a definition a shard may import as available_externally
-  std::vector<uint8_t> Sinkable; // a local function any shard may copy privately (not pinned)
+  std::vector<uint8_t> Sinkable; // a local function any shard may copy privately (not pinned,
+                                 // the copy faithful: faithfulCopy)
 };
 
 /// How a shard holds a definition.

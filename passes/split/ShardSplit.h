@@ -20,8 +20,9 @@ namespace shard {
 struct SplitLimits {
   unsigned ImportCost = 125;  // import functions up to this cost (twice with inlinehint)
   unsigned DupCost = 60;      // copy local functions called only directly up to this cost
-  bool DupOneCaller = true;   // above TinyCost, only those one function calls (dupEligible;
-                              // no-dup-one-caller: docs/measurements.md)
+  bool DupOneCaller = true;   // private copies of local functions above TinyCost (dup-cost's
+                              // and import-reached's) only of those one function calls
+                              // (faithfulCopy; no-dup-one-caller: docs/measurements.md)
   unsigned Depth = 1;         // import what imports refer to, this many levels deep
   unsigned TinyCost = 30;     // copy or import definitions up to this cost at any depth,
                               // and count no depth for such functions (wrappers)
