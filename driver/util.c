@@ -269,3 +269,10 @@ int write_all(int fd, const char *p, size_t len) {
   }
   return 0;
 }
+
+/* Whether PATH names something other than a regular file (/dev/null, a FIFO): an output to
+   write into, as clang does, never to replace. */
+int special_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}

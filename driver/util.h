@@ -39,5 +39,6 @@ char *mkdirs(const char *path);
 int rm_tree(const char *path);
 char *self_exe(void);
 int write_all(int fd, const char *p, size_t len);
+int special_file(const char *path);
 
 #endif

@@ -68,18 +68,11 @@ const char *work_dir(void) { return dir; }
 /* Returns the path of NAME inside the work directory. */
 char *work_path(const char *name) { return fmt("%s/%s", dir, name); }
 
-/* Whether PATH names something other than a regular file (/dev/null, a FIFO): an output to
-   write into, as clang does, never to replace. */
-int work_special(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
-}
-
 /* Returns the name of a temporary file next to PATH (in its directory, so that renaming it
    onto PATH is atomic); for a special PATH, in $TMPDIR (its directory may be /dev). */
 char *work_tmp_name(const char *path) {
   const char *t = getenv("TMPDIR");
-  if (work_special(path))
+  if (special_file(path))
     return fmt("%s/shard-out-%ld", t && *t ? t : "/tmp", (long)getpid());
   return fmt("%s.shard-tmp-%ld", path, (long)getpid());
 }
@@ -87,7 +80,7 @@ char *work_tmp_name(const char *path) {
 /* Puts the complete output TMP in place of OUT: renamed onto it, or, where OUT is special,
    written into it and removed; 0, or -1 with errno set. */
 int work_publish(const char *tmp, const char *out) {
-  if (!work_special(out))
+  if (!special_file(out))
     return rename(tmp, out);
   int in = open(tmp, O_RDONLY | O_CLOEXEC), fd = open(out, O_WRONLY | O_CLOEXEC), rc = -1;
   char buf[65536];

@@ -8,7 +8,6 @@
 void work_init(const struct opts *o);
 const char *work_dir(void);
 char *work_path(const char *name);
-int work_special(const char *path);
 char *work_tmp_name(const char *path);
 int work_publish(const char *tmp, const char *out);
 void work_set_tmpout(const char *path);

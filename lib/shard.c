@@ -35,8 +35,7 @@ static int threads(const struct shard_config *c) { return c->executor == SHARD_E
    clang writes into too); 0, or 1 with *ERROR set. */
 static int write_output(const char *output, const char *data, size_t size, char **error) {
   static unsigned long seq; /* names the temporary files of this process's calls apart */
-  struct stat st;
-  if (stat(output, &st) == 0 && !S_ISREG(st.st_mode)) {
+  if (special_file(output)) {
     int fd = open(output, O_WRONLY | O_CLOEXEC);
     int bad = fd < 0 || write_all(fd, data, size) < 0, e = errno;
     if (fd >= 0 && close(fd) < 0 && !bad)
