@@ -140,18 +140,21 @@ bool faithfulCopy(const Function &F, uint64_t Cost, const SplitLimits &Lim) {
   return Cost <= Lim.TinyCost || !Lim.DupOneCaller || oneCaller(F);
 }
 
-/// A local that each shard using it may copy privately: a small function called
-/// only directly (its address is never compared) whose copy is faithful (a static with
-/// several callers is imported instead), or a small constant whose address does not
-/// matter (unnamed_addr).
+/// A local function a shard may copy privately, whatever its size: called only
+/// directly (its address is never compared), its body copyable, the copy faithful.
+bool copyableLocal(const Function &F, const SplitLimits &Lim) {
+  return F.hasLocalLinkage() && !F.hasAddressTaken() && copyableBody(F) &&
+         faithfulCopy(F, getCost(F), Lim);
+}
+
+/// A local that each shard using it may copy privately: a small copyableLocal function
+/// (a static with several callers is imported instead), or a small constant whose
+/// address does not matter (unnamed_addr).
 bool dupEligible(const GlobalValue &GV, const SplitLimits &Lim) {
   if (!GV.hasLocalLinkage())
     return false;
-  if (const auto *F = dyn_cast<Function>(&GV)) {
-    uint64_t Cost = getCost(*F);
-    return Cost <= Lim.DupCost && !F->hasAddressTaken() && copyableBody(*F) &&
-           faithfulCopy(*F, Cost, Lim);
-  }
+  if (const auto *F = dyn_cast<Function>(&GV))
+    return getCost(*F) <= Lim.DupCost && copyableLocal(*F, Lim);
   if (const auto *V = dyn_cast<GlobalVariable>(&GV))
     return V->hasGlobalUnnamedAddr() && smallConstant(*V, Lim);
   return false;
@@ -289,8 +292,7 @@ void markCopiesAndImports(Layout &L, const SplitLimits &Lim, const StringSet<> &
     L.Dup[I] = dupEligible(GV, Lim);
     L.Import[I] = !L.Dup[I] && importEligible(GV, Lim);
     const auto *F = dyn_cast<Function>(&GV);
-    L.Sinkable[I] = F && F->hasLocalLinkage() && !F->hasAddressTaken() && copyableBody(*F) &&
-                    faithfulCopy(*F, getCost(*F), Lim);
+    L.Sinkable[I] = F && copyableLocal(*F, Lim);
   }
 }
 

@@ -49,7 +49,7 @@ struct Layout {
   std::vector<uint8_t> Dup;                         // a small local a shard may copy privately
   std::vector<uint8_t> Import;   // a definition a shard may import as available_externally
   std::vector<uint8_t> Sinkable; // a local function any shard may copy privately (not pinned,
-                                 // the copy faithful: faithfulCopy)
+                                 // copyableLocal)
 };
 
 /// How a shard holds a definition.
