@@ -29,11 +29,13 @@
 #include "split/Layout.h"
 #include "split/Promote.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/Debug.h"
@@ -82,8 +84,15 @@ struct Returner final : GlobalMaterializer {
   }
 };
 
-/// Gives F the body CF (in another module of the same context) and CF's attributes,
-/// marked presimplified, mapping with Rev what CF refers to back to the source module
+/// Whether global CV of a simplified closure module (in the source's context) is of the
+/// kind and type of source global GV, whose name it has: not a closed local given a new
+/// signature under the old name (DeadArgumentElimination, ArgumentPromotion).
+bool sameShape(const GlobalValue &CV, const GlobalValue &GV) {
+  return CV.getValueID() == GV.getValueID() && CV.getValueType() == GV.getValueType();
+}
+
+/// Gives F the body CF (in another module of the same context), CF's attributes and
+/// calling convention, marked presimplified, mapping with Rev what CF refers to back to the source module
 /// (Ret makes what a pass created there).
 void graftBody(Function &F, Function &CF, ValueToValueMapTy &Rev, Returner &Ret) {
   assert(!CF.isDeclaration() && F.arg_size() == CF.arg_size() && "a simplified body for F");
@@ -91,12 +100,23 @@ void graftBody(Function &F, Function &CF, ValueToValueMapTy &Rev, Returner &Ret)
   auto Map = [&](const Constant *V) { return MapValue(V, Rev, Flags, nullptr, &Ret); };
   F.dropAllReferences(); // the body, personality and attachments; not the linkage
   F.setAttributes(CF.getAttributes());
+  F.setCallingConv(CF.getCallingConv());
   F.addFnAttr(PresimplifiedAttr);
   mapAttachments(F, CF, Rev, Flags, &Ret);
   for (auto [A, CA] : zip(F.args(), CF.args()))
     Rev[&CA] = &A;
   spliceBody(F, CF, Rev, &Ret);
   mapFunctionData(F, CF, Map);
+}
+
+/// Grafts CF, F simplified, onto F (graftBody). A closed local that the pipeline deleted,
+/// or replaced under its name by one of another signature, is Gone instead.
+void graftOrGone(Function &F, Function *CF, ValueToValueMapTy &Rev, Returner &Ret,
+                 std::vector<Function *> &Gone) {
+  if (CF && !CF->isDeclaration() && sameShape(*CF, F))
+    graftBody(F, *CF, Rev, Ret);
+  else
+    Gone.push_back(&F);
 }
 
 /// Completes the locals Ret made, while their originals live: initialisers and bodies,
@@ -150,21 +170,56 @@ Closure closureOf(const Layout &L, const std::vector<std::vector<uint8_t>> &Plac
   return CS;
 }
 
+/// Whether local function F is called only by Simplified functions (each of them
+/// simplified in the same closure module), and named nowhere else: the closure then
+/// sees all its uses, as the serial pipeline does.
+bool closedLocal(const Function &F, const SmallPtrSetImpl<const Function *> &Simplified) {
+  return F.hasLocalLinkage() && !F.use_empty() && all_of(F.uses(), [&](const Use &U) {
+           const auto *CB = dyn_cast<CallBase>(U.getUser());
+           return CB && CB->isCallee(&U) && Simplified.contains(CB->getFunction());
+         });
+}
+
 /// Fills C with a closure module for the definitions Defs (layout indices, in module
-/// order), where nothing is dropped, renamed or given a new signature: every definition
-/// is used. The input is verified only after the split (ShardSplitPass::run): what the
+/// order) where the functions Members are simplified. Every definition is kept (used),
+/// so that nothing is dropped, renamed or given a new signature, but the closed locals
+/// (closedLocal), which it returns: the pipeline treats them as the serial one does, may
+/// inline one into its last caller and delete it, give it a new signature or calling
+/// convention, so that their simplified bodies replace the originals too (or they are
+/// gone). The input is verified only after the split (ShardSplitPass::run): what the
 /// pipeline runs on must be valid first.
-void fillClosure(ClonedModule &C, const Module &M, const Layout &L, ArrayRef<uint32_t> Defs,
-                 bool Verify) {
+std::vector<uint32_t> fillClosure(ClonedModule &C, const Module &M, const Layout &L,
+                                  ArrayRef<uint32_t> Defs, ArrayRef<uint32_t> Members,
+                                  bool Verify) {
   cloneDefinitions(L, Defs, [](uint32_t) { return false; }, C);
   assert(C.Moved.empty() && "a closure borrows no body");
+  SmallPtrSet<const Function *, 32> Simplified;
+  for (uint32_t I : Members)
+    Simplified.insert(cast<Function>(L.Defs[I]));
   std::vector<GlobalValue *> Keep;
-  for (uint32_t I : Defs)
-    Keep.push_back(cast<GlobalValue>(C.VMap[L.Defs[I]]));
+  std::vector<uint32_t> Closed;
+  for (uint32_t I : Defs) {
+    const auto *F = dyn_cast<Function>(L.Defs[I]);
+    if (F && closedLocal(*F, Simplified))
+      Closed.push_back(I);
+    else
+      Keep.push_back(cast<GlobalValue>(C.VMap[L.Defs[I]]));
+  }
   appendToCompilerUsed(*C.Mod, Keep);
   bool BrokenDebugInfo = false;
   if (Verify && verifyModule(*C.Mod, &errs(), &BrokenDebugInfo))
     fatal("shard-split", "input module '" + M.getModuleIdentifier() + "' is broken");
+  return Closed;
+}
+
+/// The functions whose simplified bodies replace the originals: Members and the closed
+/// locals, in module order.
+std::vector<uint32_t> graftedOf(ArrayRef<uint32_t> Members, ArrayRef<uint32_t> Closed) {
+  std::vector<uint32_t> G(Members.begin(), Members.end());
+  G.insert(G.end(), Closed.begin(), Closed.end());
+  llvm::sort(G);
+  G.erase(std::unique(G.begin(), G.end()), G.end());
+  return G;
 }
 
 /// Calls Fn for the closure's globals with their source globals. The map follows
@@ -180,28 +235,32 @@ void forEachSourceGlobal(ValueToValueMapTy &VMap,
 }
 
 /// The closure as one module in the source module's context (a module with debug info).
-/// Made: the locals the pipeline made, now in M.
+/// Made: the locals the pipeline made, now in M; Gone: the closed locals it deleted.
 void simplifyInPlace(Module &M, Layout &L, const Closure &CS, const ClosureOptions &Opts,
-                     std::vector<GlobalObject *> &Made) {
+                     std::vector<GlobalObject *> &Made, std::vector<Function *> &Gone) {
   Returner Ret(M);
   ClonedModule C(M);
-  fillClosure(C, M, L, CS.Held, Opts.Verify);
+  std::vector<uint32_t> Grafted =
+      graftedOf(CS.Members, fillClosure(C, M, L, CS.Held, CS.Members, Opts.Verify));
   simplifyClosure(*C.Mod, Opts.Level);
   ValueToValueMapTy Rev;
   forEachSourceGlobal(C.VMap, [&](GlobalValue &CV, GlobalValue &GV) { Rev[&CV] = &GV; });
   reverseMetadata(C.VMap, Rev);
-  for (uint32_t I : CS.Members)
-    graftBody(*cast<Function>(L.Defs[I]), *cast<Function>(C.VMap[L.Defs[I]]), Rev, Ret);
+  for (uint32_t I : Grafted) {
+    auto *CF = dyn_cast_or_null<Function>(static_cast<Value *>(C.VMap[L.Defs[I]]));
+    graftOrGone(*cast<Function>(L.Defs[I]), CF, Rev, Ret, Gone);
+  }
   finishReturned(Ret, Rev, Made);
 }
 
 /// One group of the closure, simplified in a context of its own.
 struct Group {
   std::vector<uint32_t> Members;        // the functions it simplifies, in module order
+  std::vector<uint32_t> Grafted;        // with its closed locals (graftedOf)
   std::vector<uint32_t> Defs;           // with what they refer to in the closure
   SmallVector<char, 0> Bitcode;         // its module: the closure, then simplified
   StringMap<GlobalValue *> Orig;        // the source global of each of its names
-  std::vector<std::string> MemberNames; // the members' names in its module
+  std::vector<std::string> GraftNames;  // the names of Grafted in its module
   std::string Error;                    // why its module could not be read
 };
 
@@ -253,19 +312,19 @@ Expected<std::unique_ptr<Module>> readBitcode(const SmallVector<char, 0> &In, St
 /// name), with the source global of each name.
 void writeGroup(Group &Gr, const Module &M, const Layout &L, bool Verify) {
   ClonedModule C(M);
-  fillClosure(C, M, L, Gr.Defs, Verify);
+  Gr.Grafted = graftedOf(Gr.Members, fillClosure(C, M, L, Gr.Defs, Gr.Members, Verify));
   for (GlobalValue &GV : C.Mod->global_values())
     if (!GV.hasName())
       GV.setName("shard.unnamed");
   forEachSourceGlobal(C.VMap,
                       [&](GlobalValue &CV, GlobalValue &GV) { Gr.Orig[CV.getName()] = &GV; });
-  for (uint32_t I : Gr.Members)
-    Gr.MemberNames.push_back(C.VMap[L.Defs[I]]->getName().str());
+  for (uint32_t I : Gr.Grafted)
+    Gr.GraftNames.push_back(C.VMap[L.Defs[I]]->getName().str());
   writeBitcode(*C.Mod, Gr.Bitcode);
 }
 
 /// Reads the group's module in a context of its own, simplifies it, and writes it back
-/// with only its members' bodies and those of the functions the pipeline made.
+/// with only the bodies of Grafted and of the functions the pipeline made.
 void simplifyGroup(Group &Gr, unsigned Level) {
   LLVMContext Ctx;
   Expected<std::unique_ptr<Module>> Mod = readBitcode(Gr.Bitcode, "closure", Ctx);
@@ -277,7 +336,7 @@ void simplifyGroup(Group &Gr, unsigned Level) {
   for (Function &F : **Mod)
     if (!F.isDeclaration())
       Drop.insert(F.getName());
-  for (const std::string &N : Gr.MemberNames)
+  for (const std::string &N : Gr.GraftNames)
     Drop.erase(N);
   simplifyClosure(**Mod, Level);
   for (Function &F : **Mod)
@@ -305,9 +364,11 @@ void simplifyGroups(std::vector<Group> &Groups, const ClosureOptions &Opts) {
 }
 
 /// Back in the source module's context: the members' bodies replace the originals; what
-/// they refer to is found by name. The locals the pipeline made are finished (appended
+/// they refer to is found by name. A closed local the pipeline deleted (inlined into its
+/// callers) or gave a new signature (a new local, which Ret makes) keeps its old body. The locals the pipeline made are finished (appended
 /// to Made) while the group's module, which holds their originals, lives.
-void graftGroup(Group &Gr, Module &M, Layout &L, std::vector<GlobalObject *> &Made) {
+void graftGroup(Group &Gr, Module &M, Layout &L, std::vector<GlobalObject *> &Made,
+                std::vector<Function *> &Gone) {
   if (!Gr.Error.empty())
     fatal("shard-split", "presimplify: cannot read a closure module back: " + Gr.Error);
   Expected<std::unique_ptr<Module>> R = readBitcode(Gr.Bitcode, "simplified", M.getContext());
@@ -317,21 +378,18 @@ void graftGroup(Group &Gr, Module &M, Layout &L, std::vector<GlobalObject *> &Ma
   Returner Ret(M);
   ValueToValueMapTy Rev;
   for (GlobalValue &GV : (*R)->global_values())
-    if (auto It = Gr.Orig.find(GV.getName()); It != Gr.Orig.end())
+    if (auto It = Gr.Orig.find(GV.getName()); It != Gr.Orig.end() && sameShape(GV, *It->second))
       Rev[&GV] = It->second;
-  for (size_t K = 0; K < Gr.Members.size(); ++K) {
-    uint32_t I = Gr.Members[K];
-    Function *CF = (*R)->getFunction(Gr.MemberNames[K]);
-    assert(CF && "a simplified group keeps its members");
-    graftBody(*cast<Function>(L.Defs[I]), *CF, Rev, Ret);
-  }
+  for (size_t K = 0; K < Gr.Grafted.size(); ++K)
+    graftOrGone(*cast<Function>(L.Defs[Gr.Grafted[K]]), (*R)->getFunction(Gr.GraftNames[K]), Rev,
+                Ret, Gone);
   finishReturned(Ret, Rev, Made);
 }
 
-/// The closure in groups, each in a context of its own; Made as for simplifyInPlace, in
-/// group order.
+/// The closure in groups, each in a context of its own; Made and Gone as for
+/// simplifyInPlace, in group order.
 void simplifyInGroups(Module &M, Layout &L, const Closure &CS, const ClosureOptions &Opts,
-                      std::vector<GlobalObject *> &Made) {
+                      std::vector<GlobalObject *> &Made, std::vector<Function *> &Gone) {
   std::vector<Group> Groups = formGroups(L, CS);
   LLVM_DEBUG(dbgs() << "shard-presimplify: " << CS.Members.size() << " functions, "
                     << CS.Held.size() << " definitions, in " << Groups.size() << " groups on "
@@ -340,7 +398,27 @@ void simplifyInGroups(Module &M, Layout &L, const Closure &CS, const ClosureOpti
     writeGroup(Gr, M, L, Opts.Verify);
   simplifyGroups(Groups, Opts);
   for (Group &Gr : Groups)
-    graftGroup(Gr, M, L, Made);
+    graftGroup(Gr, M, L, Made, Gone);
+}
+
+/// The closed locals the closure deleted are called by nothing now (their callers have
+/// their simplified bodies, or are Gone too): each old body becomes `unreachable`, held
+/// by its owner only (whose compile drops it), so that no shard holds or promotes what
+/// it referred to.
+void retireGone(Layout &L, ArrayRef<Function *> Gone, std::vector<std::vector<uint8_t>> &Placed) {
+  for (Function *F : Gone) {
+    LLVM_DEBUG(dbgs() << "shard-presimplify: " << F->getName() << " is gone\n");
+    F->dropAllReferences();
+    new UnreachableInst(F->getContext(), BasicBlock::Create(F->getContext(), "", F));
+  }
+  for (Function *F : Gone) {
+    assert(F->hasLocalLinkage() && F->use_empty() && "only an unused closed local is gone");
+    uint32_t I = L.Index.at(F);
+    collectLinks(L, I);
+    for (std::vector<uint8_t> &P : Placed)
+      if (P[I] != Own)
+        P[I] = NotHere;
+  }
 }
 
 } // namespace
@@ -351,16 +429,19 @@ void presimplifyShared(Module &M, Layout &L, const SplitLimits &Lim,
   if (CS.Members.empty())
     return;
   std::vector<GlobalObject *> Made;
+  std::vector<Function *> Gone;
   if (!M.debug_compile_units().empty())
-    simplifyInPlace(M, L, CS, Opts, Made);
+    simplifyInPlace(M, L, CS, Opts, Made, Gone);
   else
-    simplifyInGroups(M, L, CS, Opts, Made);
-  // What the pipeline made enters the layout like any local, before the members' links
-  // are collected again (they may name it), and is placed where they are held.
+    simplifyInGroups(M, L, CS, Opts, Made, Gone);
+  retireGone(L, Gone, Placed);
+  // What the pipeline made enters the layout like any local, before the simplified
+  // bodies' links are collected again (they may name it), and is placed where they are.
   uint32_t First = L.Defs.size();
   addDefinitions(L, Made, Lim);
-  for (uint32_t I : CS.Members)
-    collectLinks(L, I);
+  for (uint32_t I = 0; I < First; ++I)
+    if (auto *F = dyn_cast<Function>(L.Defs[I]); F && F->hasFnAttribute(PresimplifiedAttr))
+      collectLinks(L, I);
   if (Made.empty())
     return;
   LLVM_DEBUG(dbgs() << "shard-presimplify: " << Made.size() << " new local definitions\n");
