@@ -12,6 +12,7 @@
 #                               workload is LevelDB's db_bench (--num=10000, on DIR/leveldb/db)
 #   duckdb                      bench/compare.sh's DuckDB module (--duckdb, default the newest cached
 #                               linked-*.bc), size only
+#   leveldb-pre, duckdb-pre     the same with --presimplify
 # The sqlite3 workload is bench/workload.c (quality.sh); LevelDB's is db_bench, built from its sources,
 # linked with each object and profiled here, and test/e2e/Inputs/leveldb-driver.cc is run too (not
 # profiled: its background compactions make the count vary by percents). Each must print the same with
@@ -29,7 +30,7 @@ shopt -s inherit_errexit
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 
-ALL=default-O2,default-O2-pre,ts0-O2,ts0-O2-pre,default-O3,ts0-O3,leveldb,duckdb
+ALL=default-O2,default-O2-pre,ts0-O2,ts0-O2-pre,default-O3,ts0-O3,leveldb,leveldb-pre,duckdb,duckdb-pre
 # db_bench's benchmarks: at --num=10000 no write fills a memtable, so the background thread only works
 # while the main one waits for it (compact), and the instruction count does not depend on timing.
 DBBENCH=fillseq,fillrandom,overwrite,readrandom,readseq,readreverse,compact,readrandom,readseq,readreverse
@@ -129,8 +130,8 @@ times() { awk -v n="$1" -v b="$2" 'BEGIN { r = n / b; s = sprintf("%.4f×", r)
 run_config() {
   local name=$1 ir=${1%-pre} d=$OUT/$1 s qa=(--top 10) input f lim=2 ins=- same='' p1 nsh ib=- in=-
   local sb sn xb xn
-  [[ $name == duckdb ]] && lim=3
-  [[ $name == leveldb ]] && lim=none
+  [[ $ir == duckdb ]] && lim=3
+  [[ $ir == leveldb ]] && lim=none
   [[ $name == *-pre ]] && qa+=(--presimplify)
   [[ $ir == *-O3 ]] && qa+=(--opt 3)
   [[ $ir == leveldb || $ir == duckdb ]] && qa+=(--no-workload)

@@ -92,8 +92,8 @@ bool sameShape(const GlobalValue &CV, const GlobalValue &GV) {
 }
 
 /// Gives F the body CF (in another module of the same context), CF's attributes and
-/// calling convention, marked presimplified, mapping with Rev what CF refers to back to the source module
-/// (Ret makes what a pass created there).
+/// calling convention, marked presimplified, mapping with Rev what CF refers to back to
+/// the source module (Ret makes what a pass created there).
 void graftBody(Function &F, Function &CF, ValueToValueMapTy &Rev, Returner &Ret) {
   assert(!CF.isDeclaration() && F.arg_size() == CF.arg_size() && "a simplified body for F");
   const RemapFlags Flags = RF_IgnoreMissingLocals;
@@ -170,14 +170,18 @@ Closure closureOf(const Layout &L, const std::vector<std::vector<uint8_t>> &Plac
   return CS;
 }
 
-/// Whether local function F is called only by Simplified functions (each of them
-/// simplified in the same closure module), and named nowhere else: the closure then
-/// sees all its uses, as the serial pipeline does.
-bool closedLocal(const Function &F, const SmallPtrSetImpl<const Function *> &Simplified) {
-  return F.hasLocalLinkage() && !F.use_empty() && all_of(F.uses(), [&](const Use &U) {
-           const auto *CB = dyn_cast<CallBase>(U.getUser());
-           return CB && CB->isCallee(&U) && Simplified.contains(CB->getFunction());
-         });
+/// Whether local function F is called only by Simplified functions (those simplified
+/// in the same closure module), and named nowhere else: the closure then sees all its
+/// uses, as the serial pipeline does. Simplified by another module (Member there), it is
+/// closed there or nowhere: only one module may give it a body.
+bool closedLocal(const Function &F, bool Member,
+                 const SmallPtrSetImpl<const Function *> &Simplified) {
+  if (!F.hasLocalLinkage() || F.use_empty() || (Member && !Simplified.contains(&F)))
+    return false;
+  return all_of(F.uses(), [&](const Use &U) {
+    const auto *CB = dyn_cast<CallBase>(U.getUser());
+    return CB && CB->isCallee(&U) && Simplified.contains(CB->getFunction());
+  });
 }
 
 /// Fills C with a closure module for the definitions Defs (layout indices, in module
@@ -189,8 +193,8 @@ bool closedLocal(const Function &F, const SmallPtrSetImpl<const Function *> &Sim
 /// gone). The input is verified only after the split (ShardSplitPass::run): what the
 /// pipeline runs on must be valid first.
 std::vector<uint32_t> fillClosure(ClonedModule &C, const Module &M, const Layout &L,
-                                  ArrayRef<uint32_t> Defs, ArrayRef<uint32_t> Members,
-                                  bool Verify) {
+                                  const Closure &CS, ArrayRef<uint32_t> Defs,
+                                  ArrayRef<uint32_t> Members, bool Verify) {
   cloneDefinitions(L, Defs, [](uint32_t) { return false; }, C);
   assert(C.Moved.empty() && "a closure borrows no body");
   SmallPtrSet<const Function *, 32> Simplified;
@@ -200,7 +204,7 @@ std::vector<uint32_t> fillClosure(ClonedModule &C, const Module &M, const Layout
   std::vector<uint32_t> Closed;
   for (uint32_t I : Defs) {
     const auto *F = dyn_cast<Function>(L.Defs[I]);
-    if (F && closedLocal(*F, Simplified))
+    if (F && closedLocal(*F, CS.Roles[I] == Closure::Simplified, Simplified))
       Closed.push_back(I);
     else
       Keep.push_back(cast<GlobalValue>(C.VMap[L.Defs[I]]));
@@ -241,7 +245,7 @@ void simplifyInPlace(Module &M, Layout &L, const Closure &CS, const ClosureOptio
   Returner Ret(M);
   ClonedModule C(M);
   std::vector<uint32_t> Grafted =
-      graftedOf(CS.Members, fillClosure(C, M, L, CS.Held, CS.Members, Opts.Verify));
+      graftedOf(CS.Members, fillClosure(C, M, L, CS, CS.Held, CS.Members, Opts.Verify));
   simplifyClosure(*C.Mod, Opts.Level);
   ValueToValueMapTy Rev;
   forEachSourceGlobal(C.VMap, [&](GlobalValue &CV, GlobalValue &GV) { Rev[&CV] = &GV; });
@@ -310,9 +314,9 @@ Expected<std::unique_ptr<Module>> readBitcode(const SmallVector<char, 0> &In, St
 
 /// The group's closure module as bitcode, every global named (unnamed ones get a
 /// name), with the source global of each name.
-void writeGroup(Group &Gr, const Module &M, const Layout &L, bool Verify) {
+void writeGroup(Group &Gr, const Module &M, const Layout &L, const Closure &CS, bool Verify) {
   ClonedModule C(M);
-  Gr.Grafted = graftedOf(Gr.Members, fillClosure(C, M, L, Gr.Defs, Gr.Members, Verify));
+  Gr.Grafted = graftedOf(Gr.Members, fillClosure(C, M, L, CS, Gr.Defs, Gr.Members, Verify));
   for (GlobalValue &GV : C.Mod->global_values())
     if (!GV.hasName())
       GV.setName("shard.unnamed");
@@ -363,10 +367,10 @@ void simplifyGroups(std::vector<Group> &Groups, const ClosureOptions &Opts) {
     T.join();
 }
 
-/// Back in the source module's context: the members' bodies replace the originals; what
-/// they refer to is found by name. A closed local the pipeline deleted (inlined into its
-/// callers) or gave a new signature (a new local, which Ret makes) keeps its old body. The locals the pipeline made are finished (appended
-/// to Made) while the group's module, which holds their originals, lives.
+/// Back in the source module's context: the simplified bodies of Grafted replace the
+/// originals (or are Gone); what they refer to is found by name, where kind and type
+/// agree. The locals the pipeline made are finished (appended to Made) while the group's
+/// module, which holds their originals, lives.
 void graftGroup(Group &Gr, Module &M, Layout &L, std::vector<GlobalObject *> &Made,
                 std::vector<Function *> &Gone) {
   if (!Gr.Error.empty())
@@ -395,7 +399,7 @@ void simplifyInGroups(Module &M, Layout &L, const Closure &CS, const ClosureOpti
                     << CS.Held.size() << " definitions, in " << Groups.size() << " groups on "
                     << std::min<size_t>(std::max(Opts.Threads, 1u), Groups.size()) << " threads\n");
   for (Group &Gr : Groups)
-    writeGroup(Gr, M, L, Opts.Verify);
+    writeGroup(Gr, M, L, CS, Opts.Verify);
   simplifyGroups(Groups, Opts);
   for (Group &Gr : Groups)
     graftGroup(Gr, M, L, Made, Gone);
