@@ -37,6 +37,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ValueHandle.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
@@ -84,13 +85,6 @@ struct Returner final : GlobalMaterializer {
   }
 };
 
-/// Whether global CV of a simplified closure module (in the source's context) is of the
-/// kind and type of source global GV, whose name it has: not a closed local given a new
-/// signature under the old name (DeadArgumentElimination, ArgumentPromotion).
-bool sameShape(const GlobalValue &CV, const GlobalValue &GV) {
-  return CV.getValueID() == GV.getValueID() && CV.getValueType() == GV.getValueType();
-}
-
 /// Gives F the body CF (in another module of the same context), CF's attributes and
 /// calling convention, marked presimplified, mapping with Rev what CF refers to back to
 /// the source module (Ret makes what a pass created there).
@@ -109,11 +103,11 @@ void graftBody(Function &F, Function &CF, ValueToValueMapTy &Rev, Returner &Ret)
   mapFunctionData(F, CF, Map);
 }
 
-/// Grafts CF, F simplified, onto F (graftBody). A closed local that the pipeline deleted,
-/// or replaced under its name by one of another signature, is Gone instead.
+/// Grafts CF, F simplified, onto F (graftBody); without it (a closed local the pipeline
+/// deleted, inlined or replaced by one of another signature), F is Gone.
 void graftOrGone(Function &F, Function *CF, ValueToValueMapTy &Rev, Returner &Ret,
                  std::vector<Function *> &Gone) {
-  if (CF && !CF->isDeclaration() && sameShape(*CF, F))
+  if (CF)
     graftBody(F, *CF, Rev, Ret);
   else
     Gone.push_back(&F);
@@ -246,14 +240,23 @@ void simplifyInPlace(Module &M, Layout &L, const Closure &CS, const ClosureOptio
   ClonedModule C(M);
   std::vector<uint32_t> Grafted =
       graftedOf(CS.Members, fillClosure(C, M, L, CS, CS.Held, CS.Members, Opts.Verify));
+  std::vector<WeakVH> Simplified; // null once the pipeline deletes it (the map would follow
+  for (uint32_t I : Grafted)      // a replacement of another signature)
+    Simplified.emplace_back(C.VMap[L.Defs[I]]);
   simplifyClosure(*C.Mod, Opts.Level);
+  SmallPtrSet<const GlobalValue *, 16> Deleted;
+  for (size_t K = 0; K < Grafted.size(); ++K)
+    if (!Simplified[K])
+      Deleted.insert(L.Defs[Grafted[K]]);
   ValueToValueMapTy Rev;
-  forEachSourceGlobal(C.VMap, [&](GlobalValue &CV, GlobalValue &GV) { Rev[&CV] = &GV; });
+  forEachSourceGlobal(C.VMap, [&](GlobalValue &CV, GlobalValue &GV) {
+    if (!Deleted.contains(&GV))
+      Rev[&CV] = &GV;
+  });
   reverseMetadata(C.VMap, Rev);
-  for (uint32_t I : Grafted) {
-    auto *CF = dyn_cast_or_null<Function>(static_cast<Value *>(C.VMap[L.Defs[I]]));
-    graftOrGone(*cast<Function>(L.Defs[I]), CF, Rev, Ret, Gone);
-  }
+  for (size_t K = 0; K < Grafted.size(); ++K)
+    graftOrGone(*cast<Function>(L.Defs[Grafted[K]]), cast_or_null<Function>(Simplified[K]), Rev,
+                Ret, Gone);
   finishReturned(Ret, Rev, Made);
 }
 
@@ -265,6 +268,7 @@ struct Group {
   SmallVector<char, 0> Bitcode;         // its module: the closure, then simplified
   StringMap<GlobalValue *> Orig;        // the source global of each of its names
   std::vector<std::string> GraftNames;  // the names of Grafted in its module
+  StringSet<> GoneNames;                // those the pipeline deleted (another may take one)
   std::string Error;                    // why its module could not be read
 };
 
@@ -328,7 +332,8 @@ void writeGroup(Group &Gr, const Module &M, const Layout &L, const Closure &CS, 
 }
 
 /// Reads the group's module in a context of its own, simplifies it, and writes it back
-/// with only the bodies of Grafted and of the functions the pipeline made.
+/// with only the bodies of Grafted and of the functions the pipeline made; notes which of
+/// Grafted it deleted (DeadArgumentElimination gives the name to the replacement).
 void simplifyGroup(Group &Gr, unsigned Level) {
   LLVMContext Ctx;
   Expected<std::unique_ptr<Module>> Mod = readBitcode(Gr.Bitcode, "closure", Ctx);
@@ -340,9 +345,15 @@ void simplifyGroup(Group &Gr, unsigned Level) {
   for (Function &F : **Mod)
     if (!F.isDeclaration())
       Drop.insert(F.getName());
-  for (const std::string &N : Gr.GraftNames)
+  std::vector<WeakVH> Before;
+  for (const std::string &N : Gr.GraftNames) {
     Drop.erase(N);
+    Before.emplace_back((*Mod)->getFunction(N));
+  }
   simplifyClosure(**Mod, Level);
+  for (size_t K = 0; K < Before.size(); ++K)
+    if (!Before[K])
+      Gr.GoneNames.insert(Gr.GraftNames[K]);
   for (Function &F : **Mod)
     if (!F.isDeclaration() && Drop.contains(F.getName())) {
       F.deleteBody();
@@ -368,8 +379,8 @@ void simplifyGroups(std::vector<Group> &Groups, const ClosureOptions &Opts) {
 }
 
 /// Back in the source module's context: the simplified bodies of Grafted replace the
-/// originals (or are Gone); what they refer to is found by name, where kind and type
-/// agree. The locals the pipeline made are finished (appended to Made) while the group's
+/// originals (or are Gone); what they refer to is found by name (not a gone one's, which
+/// a replacement may have taken: that is a new local). The locals the pipeline made are finished (appended to Made) while the group's
 /// module, which holds their originals, lives.
 void graftGroup(Group &Gr, Module &M, Layout &L, std::vector<GlobalObject *> &Made,
                 std::vector<Function *> &Gone) {
@@ -382,11 +393,14 @@ void graftGroup(Group &Gr, Module &M, Layout &L, std::vector<GlobalObject *> &Ma
   Returner Ret(M);
   ValueToValueMapTy Rev;
   for (GlobalValue &GV : (*R)->global_values())
-    if (auto It = Gr.Orig.find(GV.getName()); It != Gr.Orig.end() && sameShape(GV, *It->second))
+    if (auto It = Gr.Orig.find(GV.getName());
+        It != Gr.Orig.end() && !Gr.GoneNames.contains(GV.getName()))
       Rev[&GV] = It->second;
-  for (size_t K = 0; K < Gr.Grafted.size(); ++K)
-    graftOrGone(*cast<Function>(L.Defs[Gr.Grafted[K]]), (*R)->getFunction(Gr.GraftNames[K]), Rev,
-                Ret, Gone);
+  for (size_t K = 0; K < Gr.Grafted.size(); ++K) {
+    const std::string &N = Gr.GraftNames[K];
+    graftOrGone(*cast<Function>(L.Defs[Gr.Grafted[K]]),
+                Gr.GoneNames.contains(N) ? nullptr : (*R)->getFunction(N), Rev, Ret, Gone);
+  }
   finishReturned(Ret, Rev, Made);
 }
 
