@@ -3,8 +3,8 @@ a two-shard split imports about half of them into each shard): groups.test. With
 each @fK also prints a line of its own, printf("fK\\n"), which the simplification pipeline
 turns into puts("fK") with a new string constant: new-global-groups.test. With --cross,
 @f0 and @f1 (the first group) also call @x, a local too big for a private copy, defined
-last (so that the other shard imports it and the last group simplifies it):
-groups.test."""
+last (so that the other shard imports it and the last group simplifies it), which reads a
+constant of a named struct type (another type in each context): groups.test."""
 import sys
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
@@ -29,7 +29,9 @@ for u in range(2):
         print("  %%a%d = call i32 @f%d(i32 %%x)" % (k, k))
     print("  ret i32 %x\n}")
 if cross:
-    print("@sink = global i32 0\ndefine internal i32 @x(i32 %x) {")
+    print("%struct.S = type { i32 }\n@k = linkonce_odr constant %struct.S { i32 7 }")
+    print("@sink = global i32 0\ndefine internal i32 @x(i32 %y) {\n  %k = load volatile i32, ptr @k")
+    print("  %x = add i32 %y, %k")
     v = "%x"
     for k in range(30):
         print("  %%m%d = mul i32 %s, %d\n  %%n%d = xor i32 %%m%d, %d" % (k, v, k + 3, k, k, k + 5))
