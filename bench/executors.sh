@@ -8,12 +8,14 @@
 #                   jobs compile in the driver's process, with glibc's malloc
 #   threads-malloc  (not by default) the same without --malloc none: the driver preloads the
 #                   allocator into itself, as `shard --executor threads` runs by default
+#   processes-pre, threads-pre  (not by default) processes and threads with --presimplify
 # (clang and the LLVM tools of the build's CMake cache, SHARD_LLVM_BINDIR.) Measured: wall and the
 # largest process's peak RSS (/usr/bin/time: %e, %M); the peak of the RSS summed over the process
 # tree (bench/treerss.c, sampled every 20 ms; libLLVM counts once per process); from each
 # --report, the phases (split = phase 1, compile, link) and every job's seconds. Peak memory is
 # the tree's sum for processes and the one process's %M for the others. Every round checks that
-# the executors' objects are byte-identical (else: an error, status 1).
+# the executors' objects are byte-identical (else: an error, status 1), and so are the two
+# --presimplify ones.
 #   bench/executors.sh [INPUT...] [--runs N] [--jobs J] [--build DIR] [--out DIR] [--contenders LIST]
 # INPUT: a .bc or .ll file; `sqlite` (the default: sqlite3.c's pre-optimisation IR, as
 # bench/scaling.sh makes it); `duckdb` (the DuckDB module bench/compare.sh links, from its cache
@@ -53,8 +55,9 @@ done
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || die "--jobs must be a positive number"
 IFS=, read -r -a clist <<<"$contenders"
 for c in "${clist[@]}"; do
-  [[ $c =~ ^(serial|serial-malloc|processes|threads|threads-malloc)$ ]] ||
-    die "unknown contender '$c' (serial, serial-malloc, processes, threads, threads-malloc)"
+  [[ $c =~ ^(serial|serial-malloc|processes|threads|threads-malloc|processes-pre|threads-pre)$ ]] ||
+    die "unknown contender '$c' (serial, serial-malloc, processes, threads, threads-malloc," \
+      "processes-pre, threads-pre)"
 done
 [[ ,$contenders, == *,serial,* ]] || die "--contenders: serial is the baseline, it must be one"
 [[ ${#inputs[@]} -gt 0 ]] || inputs=(sqlite)
@@ -110,6 +113,12 @@ command_of() {
       -o "$o" "$2") ;;
   threads-malloc)
     cmd=("$shard" -j "$jobs" --no-cache --executor threads --report "$3/$1.json" -o "$o" "$2") ;;
+  processes-pre)
+    cmd=("$shard" -j "$jobs" --no-cache --executor processes --presimplify --report "$3/$1.json"
+      -o "$o" "$2") ;;
+  threads-pre)
+    cmd=("$shard" -j "$jobs" --no-cache --executor threads --malloc none --presimplify
+      --report "$3/$1.json" -o "$o" "$2") ;;
   esac
 }
 
@@ -143,11 +152,12 @@ measure() {
 
 # same_bytes DIR RUN: the objects of the executors of this round are identical.
 same_bytes() {
-  local c
-  for c in threads threads-malloc; do
-    [[ -f $1/$c.o && -f $1/processes.o ]] || continue
-    cmp -s "$1/processes.o" "$1/$c.o" ||
-      die "run $2: $c's object differs from processes' ($1/processes.o, $1/$c.o)"
+  local c p
+  for c in threads threads-malloc threads-pre; do
+    p=processes
+    [[ $c != *-pre ]] || p=processes-pre
+    [[ -f $1/$c.o && -f $1/$p.o ]] || continue
+    cmp -s "$1/$p.o" "$1/$c.o" || die "run $2: $c's object differs from $p's ($1/$p.o, $1/$c.o)"
   done
 }
 
@@ -170,7 +180,7 @@ table() {
 function r(a, b) { return (a == "-" || b == "-" || b == 0) ? "-" : sprintf("%.2f×", a / b) }
 function mb(k) { return k == "-" ? "-" : sprintf("%.0f", k / 1024) }
 { c = $1; n[NR] = c; wall[c] = $3; maxkb[c] = $4; rss[c] = $5; ph1[c] = $8; comp[c] = $9
-  link[c] = $10; sum[c] = $11; big[c] = $12; mem[c] = c == "processes" ? $5 : $4 }
+  link[c] = $10; sum[c] = $11; big[c] = $12; mem[c] = c ~ /^processes/ ? $5 : $4 }
 END {
   sm = ("serial-malloc" in wall) ? wall["serial-malloc"] : "-"
   print "| contender | wall (s) | phase 1 (s) | compile (s) | link (s) | jobs summed (s) | largest job (s) |" \
@@ -184,9 +194,9 @@ END {
   }
   for (i = 1; i <= NR; i++) {
     c = n[i]
-    if (c !~ /^threads/ || !("processes" in wall)) continue
-    p = "processes"
-    printf "\n%s / processes: wall %s, phase 1 %s, compile %s, link %s, jobs summed %s, largest job %s," \
+    p = c ~ /-pre$/ ? "processes-pre" : "processes"
+    if (c !~ /^threads/ || !(p in wall)) continue
+    printf "\n%s / " p ": wall %s, phase 1 %s, compile %s, link %s, jobs summed %s, largest job %s," \
       " peak memory %s.\n", c, r(wall[c], wall[p]), r(ph1[c], ph1[p]), r(comp[c], comp[p]),
       r(link[c], link[p]), r(sum[c], sum[p]), r(big[c], big[p]), r(mem[c], mem[p])
   }
