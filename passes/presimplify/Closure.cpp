@@ -150,11 +150,9 @@ Closure closureOf(const Layout &L, const std::vector<std::vector<uint8_t>> &Plac
   CS.Roles.assign(L.Defs.size(), Closure::Out);
   for (const std::vector<uint8_t> &P : Placed)
     for (uint32_t I = 0; I < L.Defs.size(); ++I)
-      if (P[I] == Import || P[I] == Copy)
+      if (P[I] == Import || P[I] == Copy || P[I] == Dup)
         CS.Roles[I] =
             isa<Function>(L.Defs[I]) && !L.BlocksTaken[I] ? Closure::Simplified : Closure::Context;
-      else if (P[I] == Dup && CS.Roles[I] == Closure::Out)
-        CS.Roles[I] = Closure::Context;
   for (uint32_t I = 0; I < L.Defs.size(); ++I) {
     if (CS.Roles[I] != Closure::Out)
       CS.Held.push_back(I);
@@ -164,10 +162,10 @@ Closure closureOf(const Layout &L, const std::vector<std::vector<uint8_t>> &Plac
   return CS;
 }
 
-/// Whether local function F is called only by Simplified functions (those simplified
-/// in the same closure module), and named nowhere else: the closure then sees all its
-/// uses, as the serial pipeline does. Simplified by another module (Member there), it is
-/// closed there or nowhere: only one module may give it a body.
+/// Whether local function F is called only by Simplified functions (those whose bodies
+/// the same closure module simplifies and grafts), and named nowhere else: the closure
+/// then sees all its uses, as the serial pipeline does. Simplified by another module
+/// (Member there), it is closed there or nowhere: only one module may give it a body.
 bool closedLocal(const Function &F, bool Member,
                  const SmallPtrSetImpl<const Function *> &Simplified) {
   if (!F.hasLocalLinkage() || F.use_empty() || (Member && !Simplified.contains(&F)))
@@ -185,29 +183,40 @@ bool closedLocal(const Function &F, bool Member,
 /// inline one into its last caller and delete it, give it a new signature or calling
 /// convention, so that their simplified bodies replace the originals too (or they are
 /// gone). The input is verified only after the split (ShardSplitPass::run): what the
-/// pipeline runs on must be valid first.
-std::vector<uint32_t> fillClosure(ClonedModule &C, const Module &M, const Layout &L,
-                                  const Closure &CS, ArrayRef<uint32_t> Defs,
-                                  ArrayRef<uint32_t> Members, bool Verify) {
+/// pipeline runs on must be valid first, so with Verify the closure module is verified
+/// (findings to errs()); false when it is broken, which the caller reports once C is gone
+/// (fatal's jump would leave C's map watching the input's values).
+bool fillClosure(ClonedModule &C, const Layout &L, const Closure &CS, ArrayRef<uint32_t> Defs,
+                 ArrayRef<uint32_t> Members, bool Verify, std::vector<uint32_t> &Closed) {
   cloneDefinitions(L, Defs, [](uint32_t) { return false; }, C);
   assert(C.Moved.empty() && "a closure borrows no body");
   SmallPtrSet<const Function *, 32> Simplified;
   for (uint32_t I : Members)
     Simplified.insert(cast<Function>(L.Defs[I]));
-  std::vector<GlobalValue *> Keep;
-  std::vector<uint32_t> Closed;
-  for (uint32_t I : Defs) {
-    const auto *F = dyn_cast<Function>(L.Defs[I]);
-    if (F && closedLocal(*F, CS.Roles[I] == Closure::Simplified, Simplified))
-      Closed.push_back(I);
-    else
-      Keep.push_back(cast<GlobalValue>(C.VMap[L.Defs[I]]));
+  // A closed local's body is simplified here too, so the locals that only it and the
+  // members call are closed as well: to a fixed point.
+  std::vector<uint8_t> IsClosed(Defs.size());
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (size_t K = 0; K < Defs.size(); ++K) {
+      const auto *F = dyn_cast<Function>(L.Defs[Defs[K]]);
+      if (!IsClosed[K] && F &&
+          closedLocal(*F, CS.Roles[Defs[K]] == Closure::Simplified, Simplified)) {
+        IsClosed[K] = 1;
+        Simplified.insert(F);
+        Grew = true;
+      }
+    }
   }
+  std::vector<GlobalValue *> Keep;
+  for (size_t K = 0; K < Defs.size(); ++K)
+    if (IsClosed[K])
+      Closed.push_back(Defs[K]);
+    else
+      Keep.push_back(cast<GlobalValue>(C.VMap[L.Defs[Defs[K]]]));
   appendToCompilerUsed(*C.Mod, Keep);
   bool BrokenDebugInfo = false;
-  if (Verify && verifyModule(*C.Mod, &errs(), &BrokenDebugInfo))
-    fatal("shard-split", "input module '" + M.getModuleIdentifier() + "' is broken");
-  return Closed;
+  return !Verify || !verifyModule(*C.Mod, &errs(), &BrokenDebugInfo);
 }
 
 /// The functions whose simplified bodies replace the originals: Members and the closed
@@ -234,12 +243,15 @@ void forEachSourceGlobal(ValueToValueMapTy &VMap,
 
 /// The closure as one module in the source module's context (a module with debug info).
 /// Made: the locals the pipeline made, now in M; Gone: the closed locals it deleted.
-void simplifyInPlace(Module &M, Layout &L, const Closure &CS, const ClosureOptions &Opts,
+/// False when the input is broken (fillClosure).
+bool simplifyInPlace(Module &M, Layout &L, const Closure &CS, const ClosureOptions &Opts,
                      std::vector<GlobalObject *> &Made, std::vector<Function *> &Gone) {
   Returner Ret(M);
   ClonedModule C(M);
-  std::vector<uint32_t> Grafted =
-      graftedOf(CS.Members, fillClosure(C, M, L, CS, CS.Held, CS.Members, Opts.Verify));
+  std::vector<uint32_t> Closed;
+  if (!fillClosure(C, L, CS, CS.Held, CS.Members, Opts.Verify, Closed))
+    return false;
+  std::vector<uint32_t> Grafted = graftedOf(CS.Members, Closed);
   std::vector<WeakVH> Simplified; // null once the pipeline deletes it (the map would follow
   for (uint32_t I : Grafted)      // a replacement of another signature)
     Simplified.emplace_back(C.VMap[L.Defs[I]]);
@@ -258,6 +270,7 @@ void simplifyInPlace(Module &M, Layout &L, const Closure &CS, const ClosureOptio
     graftOrGone(*cast<Function>(L.Defs[Grafted[K]]), cast_or_null<Function>(Simplified[K]), Rev,
                 Ret, Gone);
   finishReturned(Ret, Rev, Made);
+  return true;
 }
 
 /// One group of the closure, simplified in a context of its own.
@@ -317,10 +330,13 @@ Expected<std::unique_ptr<Module>> readBitcode(const SmallVector<char, 0> &In, St
 }
 
 /// The group's closure module as bitcode, every global named (unnamed ones get a
-/// name), with the source global of each name.
-void writeGroup(Group &Gr, const Module &M, const Layout &L, const Closure &CS, bool Verify) {
+/// name), with the source global of each name; false when the input is broken.
+bool writeGroup(Group &Gr, const Module &M, const Layout &L, const Closure &CS, bool Verify) {
   ClonedModule C(M);
-  Gr.Grafted = graftedOf(Gr.Members, fillClosure(C, M, L, CS, Gr.Defs, Gr.Members, Verify));
+  std::vector<uint32_t> Closed;
+  if (!fillClosure(C, L, CS, Gr.Defs, Gr.Members, Verify, Closed))
+    return false;
+  Gr.Grafted = graftedOf(Gr.Members, Closed);
   for (GlobalValue &GV : C.Mod->global_values())
     if (!GV.hasName())
       GV.setName("shard.unnamed");
@@ -329,6 +345,7 @@ void writeGroup(Group &Gr, const Module &M, const Layout &L, const Closure &CS, 
   for (uint32_t I : Gr.Grafted)
     Gr.GraftNames.push_back(C.VMap[L.Defs[I]]->getName().str());
   writeBitcode(*C.Mod, Gr.Bitcode);
+  return true;
 }
 
 /// Reads the group's module in a context of its own, simplifies it, and writes it back
@@ -404,19 +421,21 @@ void graftGroup(Group &Gr, Module &M, Layout &L, std::vector<GlobalObject *> &Ma
   finishReturned(Ret, Rev, Made);
 }
 
-/// The closure in groups, each in a context of its own; Made and Gone as for
+/// The closure in groups, each in a context of its own; Made, Gone and the result as for
 /// simplifyInPlace, in group order.
-void simplifyInGroups(Module &M, Layout &L, const Closure &CS, const ClosureOptions &Opts,
+bool simplifyInGroups(Module &M, Layout &L, const Closure &CS, const ClosureOptions &Opts,
                       std::vector<GlobalObject *> &Made, std::vector<Function *> &Gone) {
   std::vector<Group> Groups = formGroups(L, CS);
   LLVM_DEBUG(dbgs() << "shard-presimplify: " << CS.Members.size() << " functions, "
                     << CS.Held.size() << " definitions, in " << Groups.size() << " groups on "
                     << std::min<size_t>(std::max(Opts.Threads, 1u), Groups.size()) << " threads\n");
   for (Group &Gr : Groups)
-    writeGroup(Gr, M, L, CS, Opts.Verify);
+    if (!writeGroup(Gr, M, L, CS, Opts.Verify))
+      return false;
   simplifyGroups(Groups, Opts);
   for (Group &Gr : Groups)
     graftGroup(Gr, M, L, Made, Gone);
+  return true;
 }
 
 /// The closed locals the closure deleted are called by nothing now (their callers have
@@ -448,10 +467,10 @@ void presimplifyShared(Module &M, Layout &L, const SplitLimits &Lim,
     return;
   std::vector<GlobalObject *> Made;
   std::vector<Function *> Gone;
-  if (!M.debug_compile_units().empty())
-    simplifyInPlace(M, L, CS, Opts, Made, Gone);
-  else
-    simplifyInGroups(M, L, CS, Opts, Made, Gone);
+  bool Valid = M.debug_compile_units().empty() ? simplifyInGroups(M, L, CS, Opts, Made, Gone)
+                                                : simplifyInPlace(M, L, CS, Opts, Made, Gone);
+  if (!Valid)
+    fatal("shard-split", "input module '" + M.getModuleIdentifier() + "' is broken");
   retireGone(L, Gone, Placed);
   // What the pipeline made enters the layout like any local, before the simplified
   // bodies' links are collected again (they may name it), and is placed where they are.
