@@ -1,16 +1,20 @@
 //===- Closure.cpp - The closure, its groups and their threads ------------===//
 //
-// presimplifyShared simplifies once the functions that shards import or copy.
-// They are cloned (split/Clone.h), with the rest of what shards hold besides
-// their own definitions (the small locals they copy privately, the constants
-// they import), into a closure module, where the simplification pipeline of
-// -O<Level> runs over them; the simplified bodies and the attributes inferred
-// for them then replace the originals, marked, for every shard that holds them,
-// the owner too. What they refer to is collected again, so that the locals they
-// now name are promoted like any other. What the pipeline made (a libcall's new
-// string, the functions CoroSplit splits off) is given back to the source module
-// (Returner): declarations by name, new locals defined there, each group's while
-// its module lives, then added to the layout and placed like any other local.
+// presimplifyShared simplifies once the functions that shards import or copy
+// (comdat copies, private copies of locals). They are cloned (split/Clone.h),
+// with the rest of what shards hold besides their own definitions (the
+// constants they import or copy), into a closure module, where the
+// simplification pipeline of -O<Level> runs over them; the simplified bodies and
+// the attributes inferred for them then replace the originals, marked, for
+// every shard that holds them, the owner too. The closure keeps all it holds but
+// the closed locals, which only what it simplifies calls: those it treats as
+// the serial pipeline does (fillClosure), and those it deletes are retired. What
+// the bodies refer to is collected again, so that the locals they now name are
+// promoted like any other. What the pipeline made (a libcall's new string, the
+// functions CoroSplit splits off, a local given a new signature) is given back
+// to the source module (Returner): declarations by name, new locals defined
+// there, each group's while its module lives, then added to the layout and
+// placed like any other local.
 //
 // The closure is simplified in groups (closureGroups), on up to Threads
 // threads, each group in a context of its own: the functions of a range of the
@@ -179,7 +183,7 @@ bool closedLocal(const Function &F, bool Member,
 /// Fills C with a closure module for the definitions Defs (layout indices, in module
 /// order) where the functions Members are simplified. Every definition is kept (used),
 /// so that nothing is dropped, renamed or given a new signature, but the closed locals
-/// (closedLocal), which it returns: the pipeline treats them as the serial one does, may
+/// (closedLocal), which it appends to Closed: the pipeline treats them as the serial one does, may
 /// inline one into its last caller and delete it, give it a new signature or calling
 /// convention, so that their simplified bodies replace the originals too (or they are
 /// gone). The input is verified only after the split (ShardSplitPass::run): what the
