@@ -401,8 +401,9 @@ void simplifyGroups(std::vector<Group> &Groups, const ClosureOptions &Opts) {
 
 /// Back in the source module's context: the simplified bodies of Grafted replace the
 /// originals (or are Gone); what they refer to is found by name (not a gone one's, which
-/// a replacement may have taken: that is a new local). The locals the pipeline made are finished (appended to Made) while the group's
-/// module, which holds their originals, lives.
+/// a replacement may have taken: that is a new local). The locals the pipeline made are
+/// finished (appended to Made) while the group's module, which holds their originals,
+/// lives.
 void graftGroup(Group &Gr, Module &M, Layout &L, std::vector<GlobalObject *> &Made,
                 std::vector<Function *> &Gone) {
   if (!Gr.Error.empty())
