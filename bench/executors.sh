@@ -9,11 +9,15 @@
 #   threads-malloc  (not by default) the same without --malloc none: the driver preloads the
 #                   allocator into itself, as `shard --executor threads` runs by default
 #   processes-pre, threads-pre  (not by default) processes and threads with --presimplify
+#   ceiling         (not by default) J serial-malloc compiles at once, each of the whole IR: what
+#                   the machine gives J independent compiles; J x serial-malloc / its wall is the
+#                   speed-up no split can pass there (cores that share caches, memory bandwidth or
+#                   a host slow each other down)
 # (clang and the LLVM tools of the build's CMake cache, SHARD_LLVM_BINDIR.) Measured: wall and the
 # largest process's peak RSS (/usr/bin/time: %e, %M); the peak of the RSS summed over the process
 # tree (bench/treerss.c, sampled every 20 ms; libLLVM counts once per process); from each
 # --report, the phases (split = phase 1, compile, link) and every job's seconds. Peak memory is
-# the tree's sum for processes and the one process's %M for the others. Every round checks that
+# the tree's sum for processes and ceiling and the one process's %M for the others. Every round checks that
 # the executors' objects are byte-identical (else: an error, status 1), and so are the two
 # --presimplify ones.
 #   bench/executors.sh [INPUT...] [--runs N] [--jobs J] [--build DIR] [--out DIR] [--contenders LIST]
@@ -55,9 +59,9 @@ done
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || die "--jobs must be a positive number"
 IFS=, read -r -a clist <<<"$contenders"
 for c in "${clist[@]}"; do
-  [[ $c =~ ^(serial|serial-malloc|processes|threads|threads-malloc|processes-pre|threads-pre)$ ]] ||
+  [[ $c =~ ^(serial|serial-malloc|processes|threads|threads-malloc|processes-pre|threads-pre|ceiling)$ ]] ||
     die "unknown contender '$c' (serial, serial-malloc, processes, threads, threads-malloc," \
-      "processes-pre, threads-pre)"
+      "processes-pre, threads-pre, ceiling)"
 done
 [[ ,$contenders, == *,serial,* ]] || die "--contenders: serial is the baseline, it must be one"
 [[ ${#inputs[@]} -gt 0 ]] || inputs=(sqlite)
@@ -65,7 +69,7 @@ bench_tools "$builddir"
 shard=$build/bin/shard
 [[ -x $shard ]] || die "$shard not found (build it, or --build DIR)"
 [[ -x /usr/bin/time ]] || die "/usr/bin/time not found (apt-get install time)"
-[[ -n $preload || ! ,$contenders, =~ ,(serial|threads)-malloc, ]] ||
+[[ -n $preload || ! ,$contenders, =~ ,((serial|threads)-malloc|ceiling), ]] ||
   die "shard preloads no allocator (apt-get install libmimalloc2.0): no *-malloc contender"
 
 # resolve INPUT: prints the module of INPUT (see the usage).
@@ -106,6 +110,11 @@ command_of() {
   case $1 in
   serial) cmd=("$bindir/clang" -O2 -c "$2" -o "$o") ;;
   serial-malloc) cmd=(env "LD_PRELOAD=$preload" "$bindir/clang" -O2 -c "$2" -o "$o") ;;
+  ceiling) # J copies at once; the first one's object is NAME.o
+    cmd=(bash -c 'st=0
+      for ((i = 0; i < $1; i++)); do LD_PRELOAD=$2 "$3" -O2 -c "$4" -o "$5.$i" & done
+      for p in $(jobs -p); do wait "$p" || st=1; done
+      mv -f "$5.0" "$5" && rm -f "$5".[0-9]* && exit $st' ceiling "$jobs" "$preload" "$bindir/clang" "$2" "$o") ;;
   processes)
     cmd=("$shard" -j "$jobs" --no-cache --executor processes --report "$3/$1.json" -o "$o" "$2") ;;
   threads)
@@ -176,11 +185,11 @@ table() {
     "on $(nproc) CPUs; best of $runs run(s) by wall time; load average before $4, after $5;" \
     "$(date -u '+%Y-%m-%d %H:%M UTC')."
   echo
-  awk -f - "$dir/best" <<'EOF'
+  awk -v jobs="$jobs" -f - "$dir/best" <<'EOF'
 function r(a, b) { return (a == "-" || b == "-" || b == 0) ? "-" : sprintf("%.2f×", a / b) }
 function mb(k) { return k == "-" ? "-" : sprintf("%.0f", k / 1024) }
 { c = $1; n[NR] = c; wall[c] = $3; maxkb[c] = $4; rss[c] = $5; ph1[c] = $8; comp[c] = $9
-  link[c] = $10; sum[c] = $11; big[c] = $12; mem[c] = c ~ /^processes/ ? $5 : $4 }
+  link[c] = $10; sum[c] = $11; big[c] = $12; mem[c] = c ~ /^(processes|ceiling)/ ? $5 : $4 }
 END {
   sm = ("serial-malloc" in wall) ? wall["serial-malloc"] : "-"
   print "| contender | wall (s) | phase 1 (s) | compile (s) | link (s) | jobs summed (s) | largest job (s) |" \
@@ -191,6 +200,15 @@ END {
     printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c, wall[c], ph1[c],
       comp[c], link[c], sum[c], big[c], mb(mem[c]), mb(rss[c]), mb(maxkb[c]), r(wall["serial"], wall[c]),
       r(sm, wall[c]), r(mem[c], mem["serial"])
+  }
+  if (("ceiling" in wall) && sm != "-") {
+    cl = jobs * sm / wall["ceiling"]
+    printf "\nceiling: %d serial-malloc compiles at once take %s s against %s s for one: this machine" \
+      " runs them %.2f× as fast as one; serial-malloc / wall as a share of that:", jobs, wall["ceiling"], sm, cl
+    for (i = 1; i <= NR; i++)
+      if (n[i] !~ /^(serial|serial-malloc|ceiling)$/)
+        printf " %s %.0f%%", n[i], 100 * sm / wall[n[i]] / cl
+    print "."
   }
   for (i = 1; i <= NR; i++) {
     c = n[i]

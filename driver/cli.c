@@ -15,12 +15,12 @@
 
 #define USAGE                                                                                      \
   "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"                 \
-  "             [-fno-pic|-fPIC|-fPIE] [-mcmodel=MODEL] [--presimplify]\n"                        \
-  "             [--keep-temps DIR] [--report FILE] [--time-trace FILE]\n"          \
-  "             [--launcher CMD] [--executor processes|slurm|threads] [--srun-args ARGS]\n"                \
-  "             [--max-mem SIZE] [--cache-dir DIR | --no-cache] [--cache-size SIZE]\n"             \
-  "             [--llvm-bindir DIR] [--plugin PATH] [--malloc LIB] [--emit-ninja FILE]\n"          \
-  "             [--work-dir DIR] -o OUT INPUT\n"                                                   \
+  "             [-fno-pic|-fPIC|-fPIE] [-mcmodel=MODEL] [--presimplify]\n"                         \
+  "             [--keep-temps DIR] [--report FILE] [--time-trace FILE]\n"                          \
+  "             [--launcher CMD] [--executor auto|processes|threads|slurm]\n"                      \
+  "             [--srun-args ARGS] [--max-mem SIZE] [--cache-dir DIR | --no-cache]\n"              \
+  "             [--cache-size SIZE] [--llvm-bindir DIR] [--plugin PATH] [--malloc LIB]\n"          \
+  "             [--emit-ninja FILE] [--work-dir DIR] -o OUT INPUT\n"                               \
   "       shard [options] [--] COMPILER ARGS... (a compiler launcher)\n"
 
 /* Printed after a usage error. */
@@ -60,11 +60,14 @@ void cli_help(void) {
          "  --time-trace FILE   write the phases and shard jobs as Chrome-trace JSON\n"
          "  --launcher CMD      run each shard compile as CMD clang ... (words split at\n"
          "                      spaces, no shell; e.g. a remote-execution wrapper)\n"
-         "  --executor E        what runs the shard compiles: 'processes' on this machine\n"
-         "                      (default) or 'slurm', each one a job step (srun, 1 task,\n"
-         "                      1 CPU, the predicted memory); -j steps in flight; the work\n"
-         "                      dir must be on storage the nodes see (docs/cluster.md);\n"
-         "                      'threads': all three phases in this process (libshard)\n"
+         "  --executor E        what runs the shard compiles: 'threads', all three phases\n"
+         "                      in this process (libshard; a crash inside LLVM runs the\n"
+         "                      build again as 'processes'); 'processes', child processes\n"
+         "                      on this machine; 'slurm', each one a job step (srun, 1\n"
+         "                      task, 1 CPU, the predicted memory), -j steps in flight, the\n"
+         "                      work dir on storage the nodes see (docs/cluster.md);\n"
+         "                      'auto' (default): threads unless an option here needs\n"
+         "                      processes (docs/driver.md)\n"
          "  --srun-args ARGS    more srun arguments for every step, e.g. '-p PART -A ACCT'\n"
          "                      (words split at spaces; default: $SHARD_SRUN_ARGS)\n"
          "  --cache-dir DIR     cache compiled shards and outputs in DIR (default:\n"
@@ -244,8 +247,11 @@ static int converted(struct parse *p, int argc, char **argv, int *i) {
       o->executor = EXEC_SLURM;
     else if (!strcmp(v, "threads"))
       o->executor = EXEC_THREADS;
+    else if (!strcmp(v, "auto"))
+      o->executor = EXEC_AUTO;
     else
-      die_usage("invalid value '%s' for --executor (expected processes, slurm or threads)", v);
+      die_usage("invalid value '%s' for --executor (expected auto, processes, slurm or threads)",
+                v);
   } else {
     return 0;
   }

@@ -1,6 +1,7 @@
-/* inproc: --executor threads: the driver loads libshard (next to the plugin, ../lib from the
-   executable) only for this executor, so that no other run pays for loading clang's and
-   lld's libraries, and hands it the pipeline description as a shard_config. */
+/* inproc: --executor threads (and auto's choice of it): the driver loads libshard (next to the
+   plugin, ../lib from the executable) only for this executor, so that no other run pays for
+   loading clang's and lld's libraries, and hands it the pipeline description as a
+   shard_config, in a child process that a crash inside LLVM ends instead of the driver. */
 #define _XOPEN_SOURCE 700
 #include "inproc.h"
 #include "cache.h"
@@ -11,9 +12,12 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Set in the environment of the driver that re-executed itself with the allocator. */
@@ -26,18 +30,26 @@ struct api {
   void (*dispose)(char *message);
 };
 
-/* Loads <prefix>/lib/libshard.so.0 (the executable being <prefix>/bin/shard); dies when it
-   cannot. */
-static struct api load(void) {
+/* The path of <prefix>/lib/libshard.so.0 (the executable being <prefix>/bin/shard), or NULL. */
+static char *lib_path(void) {
   char *self = self_exe();
   if (!self)
-    die("--executor threads: cannot find the driver's own path");
+    return NULL;
   for (int up = 0; up < 2; up++) {
     char *slash = strrchr(self, '/');
     if (slash)
       *slash = 0;
   }
   char *path = fmt("%s/lib/libshard.so.0", self);
+  free(self);
+  return path;
+}
+
+/* Loads libshard; dies when it cannot. */
+static struct api load(void) {
+  char *path = lib_path();
+  if (!path)
+    die("--executor threads: cannot find the driver's own path");
   void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!h)
     die("--executor threads: cannot load '%s': %s", path, dlerror());
@@ -46,7 +58,6 @@ static struct api load(void) {
   if (!a.init || !a.compile_file || !a.dispose)
     die("--executor threads: '%s' is not libshard: %s", path, dlerror());
   free(path);
-  free(self);
   return a;
 }
 
@@ -90,8 +101,14 @@ static void preload_self(const char *lib) {
   warn("--executor threads: cannot preload '%s' into the driver: %s", lib, strerror(errno));
 }
 
+/* The library's progress callback: the command line's status line. */
+static void show_progress(int done, int total, int running, void *user) {
+  (void)user;
+  status_progress(done, total, running);
+}
+
 /* Runs O's build with the threads executor; returns the exit status (errors exit). */
-int inproc_run(const struct opts *o) {
+static int run(const struct opts *o) {
   if (o->malloc_lib)
     preload_self(o->malloc_lib);
   struct api a = load();
@@ -119,12 +136,72 @@ int inproc_run(const struct opts *o) {
     c.code_model = (enum shard_code_model)(SHARD_CODE_MODEL_TINY - 1 + opts_code_model(o->cmodel));
   c.keep_temps = o->keep;
   c.llvm_bindir = o->bindir;
+  if (isatty(STDERR_FILENO)) /* as the process executor, a status line on a terminal */
+    c.progress = show_progress;
   char *err = NULL;
   int rc = a.compile_file(o->input, o->out, &c, &err);
-  if (rc) {
-    fprintf(stderr, "%s\n", err ? err : "shard: error: the threads executor failed");
+  status_break();
+  if (rc) { /* the library's own messages ("shard: ...") read as the command line's */
+    const char *m = err ? err : "shard: error: the threads executor failed";
+    int plain = !strncmp(m, "shard: ", 7) && strncmp(m, "shard: error: ", 14);
+    fprintf(stderr, plain ? "shard: error: %s\n" : "%s\n", plain ? m + 7 : m);
     a.dispose(err);
   }
   free(mv);
   return rc ? 1 : 0;
+}
+
+/* Whether --executor auto picks threads for O: libshard is installed, the tools are the LLVM
+   it was built against, and no option asks for what only processes do (the compiler launcher,
+   --emit-ninja, --launcher, --max-mem, --plugin, -v's commands, --keep-temps's tool logs and
+   inputs, --work-dir, --cache-size's trim). */
+int inproc_usable(const struct opts *o) {
+  if (o->frontend || o->ninja || o->launcher || o->max_mem || o->plugin || o->verbose || o->keep ||
+      o->work_root || o->cache_size != OPTS_CACHE_SIZE || strcmp(o->bindir, SHARD_LLVM_BINDIR))
+    return 0;
+  char *path = lib_path();
+  int ok = path && access(path, R_OK) == 0;
+  free(path);
+  return ok;
+}
+
+/* Removes what a crashed child PID left of the library's temporary output next to OUT. */
+static void remove_tmp(const char *out, pid_t pid) {
+  char *pat = fmt("%s.tmp.%ld.*", out, (long)pid);
+  glob_t g;
+  if (glob(pat, GLOB_NOSORT, NULL, &g) == 0)
+    for (size_t i = 0; i < g.gl_pathc; i++)
+      unlink(g.gl_pathv[i]);
+  globfree(&g);
+  free(pat);
+}
+
+/* Runs O's build with the threads executor in a child process; returns its exit status, or
+   -1 when a crash ended it (the caller runs the build again with processes, which names the
+   failing shard). An interrupt that ended it ends the driver the same way. */
+int inproc_run(const struct opts *o) {
+  if (getenv(PRELOADED)) /* the child, executed again with the allocator */
+    return run(o);
+  signal(SIGXFSZ, SIG_IGN); /* as the process executor: a write over ulimit -f fails (EFBIG) */
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0)
+    die("cannot fork: %s", strerror(errno));
+  if (pid == 0)
+    exit(run(o));
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR)
+      die("cannot wait for the threads executor: %s", strerror(errno));
+  if (WIFEXITED(st))
+    return WEXITSTATUS(st);
+  int sig = WTERMSIG(st);
+  remove_tmp(o->out, pid);
+  if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT || sig == SIGPIPE) {
+    signal(sig, SIG_DFL);
+    raise(sig);
+  }
+  warn("the threads executor crashed on '%s' (%s): running the build again with processes",
+       o->input, strsignal(sig));
+  return -1;
 }

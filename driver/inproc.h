@@ -4,6 +4,7 @@
 
 #include "opts.h"
 
+int inproc_usable(const struct opts *o);
 int inproc_run(const struct opts *o);
 
 #endif

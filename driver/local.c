@@ -20,8 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static int status_line; /* a status line is on the terminal: errors start a new line */
-
 /* A compile job that runs: clang -O<l> -c -x ir shard.K.bc -o shard.K.o, one process (cc1
    runs inside the clang driver). */
 struct run {
@@ -54,21 +52,15 @@ static void start(struct run *r, struct shard *s, const struct manifest *m, cons
 static void check(const struct run *r, int st) {
   if (!st)
     return;
-  if (status_line)
-    fputc('\n', stderr);
+  status_break();
   die_log(r->job.step[0].log, "%s: %s", r->job.step[0].fail, proc_status(st));
 }
 
 /* On a terminal (and without -v), a ninja-style status line, rewritten in place:
    "[done/total] compiling shards (running)". Plain output (pipes, files, -v) gets none. */
 static void progress(int done, int total, int running, int tty) {
-  if (!tty)
-    return;
-  status_line = done < total;
-  fprintf(stderr, "\r[%d/%d] compiling shards (%d running)\x1b[K", done, total, running);
-  if (done == total)
-    fputc('\n', stderr);
-  fflush(stderr);
+  if (tty)
+    status_progress(done, total, running);
 }
 
 /* The split job's opt processes ("parts") and the pipe on which they name each file they

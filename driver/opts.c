@@ -20,11 +20,15 @@ int opts_code_model(const char *name) {
   return 0;
 }
 
-/* Fills O with the defaults: as many jobs as online CPUs, -O2, a 2 GiB cache, the tools of
-   $SHARD_LLVM_BINDIR (else the LLVM built against) and the allocator $SHARD_MALLOC names. */
+/* Fills O with the defaults: as many jobs as online CPUs, -O2, a 2 GiB cache, the executor
+   pipeline_run picks, the tools of $SHARD_LLVM_BINDIR (else the LLVM built against) and the
+   allocator $SHARD_MALLOC names. */
 void opts_init(struct opts *o) {
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  *o = (struct opts){.jobs = cpus > 0 ? (int)cpus : 1, .olevel = 2, .cache_size = 2ULL << 30};
+  *o = (struct opts){.jobs = cpus > 0 ? (int)cpus : 1,
+                     .olevel = 2,
+                     .cache_size = OPTS_CACHE_SIZE,
+                     .executor = EXEC_AUTO};
   o->malloc_arg = getenv("SHARD_MALLOC");
   o->bindir = getenv("SHARD_LLVM_BINDIR");
   if (!o->bindir || !*o->bindir)

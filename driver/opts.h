@@ -17,6 +17,7 @@ enum executor {
   EXEC_PROCESSES, /* child processes on this machine (local.c) */
   EXEC_SLURM,     /* Slurm job steps through srun (slurm.c), scheduled by local.c */
   EXEC_THREADS,   /* libshard's threads executor in this process (inproc.c) */
+  EXEC_AUTO,      /* the default: threads where they can run the build, else processes */
 };
 
 struct opts {
@@ -37,7 +38,7 @@ struct opts {
   const char *report;            /* --report FILE, or NULL */
   const char *trace;             /* --time-trace FILE, or NULL */
   char **launcher;               /* --launcher CMD split into words (NULL-terminated), or NULL */
-  enum executor executor;        /* --executor (default processes) */
+  enum executor executor;        /* --executor (default auto: pipeline_run picks one) */
   char **srun_args;              /* --srun-args (else $SHARD_SRUN_ARGS) split into words, or NULL */
   const char *srun;              /* srun's path (preflight), with --executor slurm */
   const char *bindir;            /* directory of opt, clang, ld.lld, llvm-objcopy */
@@ -60,6 +61,7 @@ struct opts {
                                    input with compile_cmd (the compiler's own bytes) */
 };
 
+#define OPTS_CACHE_SIZE (2ULL << 30) /* --cache-size's default */
 #define OPTS_CODE_MODELS 5
 extern const char *const opts_code_models[OPTS_CODE_MODELS];
 int opts_code_model(const char *name);

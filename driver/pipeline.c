@@ -6,8 +6,8 @@
 #define _XOPEN_SOURCE 700
 #include "pipeline.h"
 #include "cache.h"
-#include "inproc.h"
 #include "diag.h"
+#include "inproc.h"
 #include "job.h"
 #include "jobserver.h"
 #include "local.h"
@@ -188,10 +188,15 @@ static int build_small(const struct opts *o) {
 
 /* Runs the pipeline O describes; returns the exit status (errors exit on their own). */
 int pipeline_run(struct opts *o) {
+  if (o->executor == EXEC_AUTO)
+    o->executor = inproc_usable(o) ? EXEC_THREADS : EXEC_PROCESSES;
   preflight_resolve(o);
   if (o->executor == EXEC_THREADS) {
     preflight_check(o);
-    return inproc_run(o);
+    int st = inproc_run(o);
+    if (st >= 0)
+      return st;
+    o->executor = EXEC_PROCESSES;
   }
   proc_init(o->verbose);
   if (o->malloc_lib) {

@@ -276,3 +276,22 @@ int special_file(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
 }
+
+static int status_on; /* a status line is on the terminal: errors start a new line */
+
+/* The ninja-style status line "[done/total] compiling shards (running)", rewritten in place on
+   stderr (the caller knows it is a terminal); a newline once all are done. */
+void status_progress(int done, int total, int running) {
+  status_on = done < total;
+  fprintf(stderr, "\r[%d/%d] compiling shards (%d running)\x1b[K", done, total, running);
+  if (done == total)
+    fputc('\n', stderr);
+  fflush(stderr);
+}
+
+/* Ends a status line left on the terminal, so that a message starts on a line of its own. */
+void status_break(void) {
+  if (status_on)
+    fputc('\n', stderr);
+  status_on = 0;
+}

@@ -24,6 +24,8 @@ void vwarn(const char *fmt, va_list ap);
 PRINTF(1, 2) void warn(const char *fmt, ...);
 PRINTF(1, 2) void note(const char *fmt, ...);
 void print_file(const char *path);
+void status_progress(int done, int total, int running);
+void status_break(void);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);

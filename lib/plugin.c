@@ -132,8 +132,10 @@ static int got_shard(void *user, int k, char *bc, size_t size) {
                      k, b->input);
     b->stop = b->halt = 1;
   }
-  if (p->stopped || b->stop || outputs_shard(b, k, bc, size))
+  if (p->stopped || b->stop)
     free(bc);
+  else if (outputs_shard(b, k, bc, size))
+    free(bc), b->hits++;
   else
     workers_add(b, k, bc, size);
   int stop = part_stop(p);

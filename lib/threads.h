@@ -50,7 +50,7 @@ struct tbuild {
   const char *input; /* the input's name in messages */
   const char *data;  /* the input file's bytes (NULL: a host's module), SIZE of them */
   size_t size;
-  const char *dir;   /* the work directory's name: keep_temps, else "shard" (not written) */
+  const char *dir; /* the work directory's name: keep_temps, else "shard" (not written) */
   struct manifest m;
   struct cache cache;       /* root NULL: off */
   struct cache_key out_key; /* the output's, when it is looked up */
@@ -80,7 +80,7 @@ struct tbuild {
   int halt;           /* stop the split too (cancelled, or what it gave is wrong) */
   int cancelled;
   char *err; /* the first job's error */
-  int running, done, peak;
+  int running, done, peak, hits;
   double start, split, first, compile;
 };
 

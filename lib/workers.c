@@ -53,6 +53,12 @@ static char *compile(struct tbuild *b, int k) {
   return err;
 }
 
+/* Tells the host's progress callback the counts (called locked). */
+static void progress(const struct tbuild *b) {
+  if (b->c->progress)
+    b->c->progress(b->done, b->m.nshards - b->hits, b->running, b->c->progress_user);
+}
+
 /* Whether a worker has nothing more to do (called locked). */
 static int finished(const struct tbuild *b) { return b->stop || (!b->splitting && !b->nready); }
 
@@ -89,6 +95,7 @@ static void *worker(void *arg) {
       b->first = t0;
     if (++b->running > b->peak)
       b->peak = b->running;
+    progress(b);
     pthread_mutex_unlock(&b->mu);
     char *err = compile(b, k);
     double t1 = now(); /* before the slot goes back: the next job starts after */
@@ -106,6 +113,8 @@ static void *worker(void *arg) {
       b->err = err, b->stop = 1;
     else
       free(err);
+    if (!b->stop)
+      progress(b);
     pthread_cond_broadcast(&b->cv);
   }
   pthread_mutex_unlock(&b->mu);

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-#define SHARD_API_VERSION 1
+#define SHARD_API_VERSION 2
 
 #ifndef SHARD_EXPORT
 #if defined(__GNUC__)
@@ -59,6 +59,11 @@ typedef int (*shard_acquire_fn)(void *user);
 /* Gives back a slot taken with the acquire callback. */
 typedef void (*shard_release_fn)(void *user);
 
+/* Called as shard jobs start and end (threads executor): DONE of TOTAL compiled (TOTAL: the
+   shards known so far less the cache hits), RUNNING at once now. Called with the build's lock
+   held, one call at a time: it must return quickly and not call the library. */
+typedef void (*shard_progress_fn)(int done, int total, int running, void *user);
+
 /* How to build. shard_config_init fills the driver's defaults; a host sets what it needs.
    Strings are borrowed for the duration of the call. */
 struct shard_config {
@@ -89,7 +94,9 @@ struct shard_config {
   shard_release_fn release;
   void *slot_user;
   enum shard_executor executor;
-  const char *llvm_bindir; /* LLVM tools directory; NULL: the one Shard was built against */
+  const char *llvm_bindir;    /* LLVM tools directory; NULL: the one Shard was built against */
+  shard_progress_fn progress; /* NULL: none */
+  void *progress_user;
 };
 
 /* Fills C with the defaults of the `shard` command line: -O2, automatic shards, online CPUs,
