@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Code quality on every configuration: bench/quality.sh once per configuration, one markdown row each.
 #
-#   bench/matrix.sh [--only LIST] [--out DIR] [--build DIR] [--duckdb IR.bc]
+#   bench/matrix.sh [--only LIST] [--out DIR] [--build DIR] [--duckdb IR.bc] [--shards N]
 #
-# Configurations (LIST: some of them, comma-separated; default all), each at the default shard count:
+# Configurations (LIST: some of them, comma-separated; default all), each at the default shard count
+# (--shards N: at N shards; a sweep runs it once per N with the same --out, which keeps the IR and the
+# serial side):
 #   default-O2, default-O2-pre  sqlite3.c's default build (no -D), -O2; the same with --presimplify
 #   ts0-O2, ts0-O2-pre          sqlite3.c with bench/common.sh's sqlite_ir flags (-DSQLITE_THREADSAFE=0
 #                               -DSQLITE_OMIT_LOAD_EXTENSION), -O2; the same with --presimplify
@@ -35,13 +37,14 @@ ALL=default-O2,default-O2-pre,ts0-O2,ts0-O2-pre,default-O3,ts0-O3,leveldb,leveld
 # while the main one waits for it (compact), and the instruction count does not depend on timing.
 DBBENCH=fillseq,fillrandom,overwrite,readrandom,readseq,readreverse,compact,readrandom,readseq,readreverse
 DBBENCH+=,fill100K
-ONLY=$ALL OUT=$root/build/matrix BUILD=$root/build DUCKDB=
+ONLY=$ALL OUT=$root/build/matrix BUILD=$root/build DUCKDB= SHARDS=
 while (($#)); do
   case $1 in
     --only) ONLY=$2; shift ;;
     --out) OUT=$2; shift ;;
     --build) BUILD=$2; shift ;;
     --duckdb) DUCKDB=$2; shift ;;
+    --shards) SHARDS=$2; shift ;;
     -h | --help) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "matrix: unknown option $1" >&2; exit 2 ;;
   esac
@@ -133,6 +136,7 @@ run_config() {
   [[ $ir == duckdb ]] && lim=3
   [[ $ir == leveldb ]] && lim=none
   [[ $name == *-pre ]] && qa+=(--presimplify)
+  [[ -z $SHARDS ]] || qa+=(--shards "$SHARDS")
   [[ $ir == *-O3 ]] && qa+=(--opt 3)
   [[ $ir == leveldb || $ir == duckdb ]] && qa+=(--no-workload)
   input=$(make_ir "$ir")

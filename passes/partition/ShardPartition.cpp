@@ -317,19 +317,41 @@ std::vector<uint32_t> placeByGraph(Groups &G, ArrayRef<uint64_t> Cost, const Ref
   return GroupOf;
 }
 
-/// The largest cluster: a shard's share, or the largest inseparable group (a function
-/// bigger than a share: the interpreter loop of a virtual machine) with half a share
-/// of helpers. The serial inliner takes a static helper into its only caller however
-/// big the caller is; left in another shard, the helper stays a call (and its callers'
-/// hot paths slower). Groups still stay within about 1.5 shares, so balance remains
-/// possible.
-uint64_t clusterCap(Groups &G, ArrayRef<uint64_t> Cost, uint64_t Total, unsigned NumShards) {
-  std::vector<uint64_t> GroupCost(Cost.size() + 1); // + the asm node
+/// Whether the serial inliner takes local L into its caller whatever the caller's size:
+/// a function called once (the "last call to a static" bonus), or a variable (its loads
+/// fold where its only user sees it).
+bool joinsAnyCaller(const GlobalValue &L) {
+  const auto *F = dyn_cast<Function>(&L);
+  if (!F)
+    return true;
+  if (!F->hasOneUse())
+    return false;
+  const auto *CB = dyn_cast<CallBase>(F->use_begin()->getUser());
+  return CB && CB->isCallee(&*F->use_begin());
+}
+
+/// Clusters in two rounds. The first, bounded by a shard's share, joins helpers to their
+/// callers bottom-up, as the inliner works. The second lets a group bigger than a share
+/// (the interpreter loop of a virtual machine) take, up to half a share more, whole
+/// clusters whose root the serial inliner would take into it however big it is
+/// (joinsAnyCaller): left in another shard, that helper would stay a call and its
+/// caller's hot path slower. A helper called twice stays out with its own helpers, as
+/// serially it stays a function of its own. Groups stay within about 1.5 shares, so
+/// balance remains possible.
+void cluster(Groups &G, const shard_graph &Item, ArrayRef<uint8_t> Mergeable, uint64_t Total,
+             unsigned NumShards) {
+  std::vector<uint64_t> GroupCost(Item.n + 1); // + the asm node
   uint64_t Largest = 0;
-  for (size_t I = 0; I < Cost.size(); ++I)
-    Largest = std::max(Largest, GroupCost[G.find(I)] += Cost[I]);
-  uint64_t Share = Total / NumShards;
-  return std::max(Share, Largest + Share / 2);
+  for (size_t I = 0; I < Item.n; ++I)
+    Largest = std::max(Largest, GroupCost[G.find(I)] += Item.cost[I]);
+  uint64_t Share = Total / NumShards, Cap = std::max(Share, Largest + Share / 2);
+  shard_cluster(&Item, Mergeable.data(), Share, G.Parent.data());
+  if (Cap == Share)
+    return;
+  std::vector<uint8_t> Bonus(Item.n);
+  for (size_t I = 0; I < Item.n; ++I)
+    Bonus[I] = Mergeable[I] && joinsAnyCaller(*G.Nodes[I]);
+  shard_cluster(&Item, Bonus.data(), Cap, G.Parent.data());
 }
 
 } // namespace
@@ -347,14 +369,14 @@ PreservedAnalyses ShardPartitionPass::run(Module &M, ModuleAnalysisManager &) {
 
   // Cluster: a local whose referrers all sit in one group joins it (a static
   // helper with its only caller), so the optimiser sees them together as in a
-  // serial build (clusterCap bounds the clusters).
+  // serial build (cluster() bounds the clusters).
   RefGraph R = buildRefGraph(G);
   shard_graph Item{N, R.From.size(), Cost.data(), R.From.data(), R.To.data(), R.W.data()};
   std::vector<uint8_t> Mergeable(N);
   uint32_t AsmRoot = G.find(G.Asm);
   for (size_t I = 0; I < N; ++I)
     Mergeable[I] = G.Nodes[I]->hasLocalLinkage() && G.find(I) != AsmRoot;
-  shard_cluster(&Item, Mergeable.data(), clusterCap(G, Cost, Total, NumShards), G.Parent.data());
+  cluster(G, Item, Mergeable, Total, NumShards);
 
   std::vector<uint32_t> Roots;
   for (uint32_t I = 0; I < N; ++I)

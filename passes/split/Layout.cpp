@@ -131,13 +131,21 @@ bool oneCaller(const Function &F) {
   return true;
 }
 
+/// Whether every call to F is inlined whatever its cost (always_inline: the serial
+/// build's first inliner takes it into each caller), so that a copy or an import of it
+/// in a caller's shard is what the serial build does, at any size.
+bool alwaysInlined(const GlobalValue &GV) {
+  const auto *F = dyn_cast<Function>(&GV);
+  return F && F->hasFnAttribute(Attribute::AlwaysInline) && !F->hasFnAttribute(Attribute::NoInline);
+}
+
 /// Whether a shard's inliner sees a private copy of local function F (of cost Cost) as
 /// the serial inliner sees F: where one function calls it, or it is tiny (inlined
 /// everywhere either way). A copy of a static with several callers has fewer calls in a
 /// shard than in the module, so the inliner takes the last of them with the last-call
 /// bonus, which the serial build does not give (dup-one-caller; off: any local).
 bool faithfulCopy(const Function &F, uint64_t Cost, const SplitLimits &Lim) {
-  return Cost <= Lim.TinyCost || !Lim.DupOneCaller || oneCaller(F);
+  return Cost <= Lim.TinyCost || alwaysInlined(F) || !Lim.DupOneCaller || oneCaller(F);
 }
 
 /// A local function a shard may copy privately, whatever its size: called only
@@ -147,14 +155,15 @@ bool copyableLocal(const Function &F, const SplitLimits &Lim) {
          faithfulCopy(F, getCost(F), Lim);
 }
 
-/// A local that each shard using it may copy privately: a small copyableLocal function
-/// (a static with several callers is imported instead), or a small constant whose
-/// address does not matter (unnamed_addr).
+/// A local that each shard using it may copy privately: a small (or always_inline)
+/// copyableLocal function (a static with several callers is imported instead), or a
+/// small constant whose address does not matter (unnamed_addr).
 bool dupEligible(const GlobalValue &GV, const SplitLimits &Lim) {
   if (!GV.hasLocalLinkage())
     return false;
   if (const auto *F = dyn_cast<Function>(&GV))
-    return getCost(*F) <= Lim.DupCost && copyableLocal(*F, Lim);
+    return (getCost(*F) <= Lim.DupCost || (Lim.DupCost && alwaysInlined(*F))) &&
+           copyableLocal(*F, Lim);
   if (const auto *V = dyn_cast<GlobalVariable>(&GV))
     return V->hasGlobalUnnamedAddr() && smallConstant(*V, Lim);
   return false;
@@ -170,9 +179,9 @@ bool importEligible(const GlobalValue &GV, const SplitLimits &Lim) {
     return false;
   if (const auto *F = dyn_cast<Function>(&GV)) {
     uint64_t Limit = Lim.ImportCost;
-    if (F->hasFnAttribute(Attribute::InlineHint) || F->hasFnAttribute(Attribute::AlwaysInline))
+    if (F->hasFnAttribute(Attribute::InlineHint))
       Limit *= 2;
-    return getCost(*F) <= Limit && copyableBody(*F);
+    return (getCost(*F) <= Limit || (Limit && alwaysInlined(*F))) && copyableBody(*F);
   }
   if (const auto *V = dyn_cast<GlobalVariable>(&GV))
     return smallConstant(*V, Lim);
@@ -324,7 +333,8 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim, bool CopyBo
 /// folding, up to Lim.Depth imports deep. Breadth-first by import depth, so each
 /// definition gets the shallowest depth whatever the order of references. Tiny
 /// definitions (cost up to Lim.TinyCost: the accessors and wrappers C++ libraries
-/// nest many levels deep) and the input's own available_externally definitions (C++
+/// nest many levels deep; always_inline functions, at any cost) and the input's own
+/// available_externally definitions (C++
 /// extern templates such as std::string's members, which the serial build has every
 /// one of) are followed at any depth, and a tiny function adds no depth: what a
 /// wrapper refers to is copied or imported as if its caller referred to it.
@@ -340,7 +350,8 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector
       Level[0].push_back(I);
     }
   auto Tiny = [&](uint32_t R) {
-    return L.Unit[R] >= 0 ? L.UnitCost[L.Unit[R]] <= Lim.TinyCost : L.Cost[R] <= Lim.TinyCost;
+    return L.Unit[R] >= 0 ? L.UnitCost[L.Unit[R]] <= Lim.TinyCost
+                          : L.Cost[R] <= Lim.TinyCost || alwaysInlined(*L.Defs[R]);
   };
   for (unsigned D = 0; D < Level.size(); ++D) {
     for (size_t K = 0; K < Level[D].size(); ++K) { // grows while we walk it
