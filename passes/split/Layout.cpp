@@ -336,8 +336,8 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim, bool CopyBo
 /// nest many levels deep; always_inline functions, at any cost) and the input's own
 /// available_externally definitions (C++
 /// extern templates such as std::string's members, which the serial build has every
-/// one of) are followed at any depth, and a tiny function adds no depth: what a
-/// wrapper refers to is copied or imported as if its caller referred to it.
+/// one of) are followed at any depth, and a tiny or inline function adds no depth: what
+/// a wrapper refers to is copied or imported as if its caller referred to it.
 void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector<uint8_t> &Placed) {
   Placed.assign(L.Defs.size(), NotHere);
   // Discardable groups reach one level deeper than imports: past that, their owner
@@ -353,16 +353,22 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector
     return L.Unit[R] >= 0 ? L.UnitCost[L.Unit[R]] <= Lim.TinyCost
                           : L.Cost[R] <= Lim.TinyCost || alwaysInlined(*L.Defs[R]);
   };
+  // An inline function (inlinehint: C++'s `inline`, a member defined in its class) small
+  // enough to import: the serial inliner takes it as surely as a wrapper.
+  auto Hinted = [&](uint32_t R) {
+    const auto *F = dyn_cast<Function>(L.Defs[R]);
+    return F && F->hasFnAttribute(Attribute::InlineHint) && L.Cost[R] <= Lim.ImportCost;
+  };
   for (unsigned D = 0; D < Level.size(); ++D) {
     for (size_t K = 0; K < Level[D].size(); ++K) { // grows while we walk it
       uint32_t I = Level[D][K];
-      // A tiny function adds no depth: what a wrapper calls is as deep as the wrapper,
-      // as the serial inliner sees it once the wrapper is inlined. (Not so for a constant:
-      // the functions a vtable names are seldom inlined.)
+      // A tiny or inline function adds no depth: what a wrapper calls is as deep as the
+      // wrapper, as the serial inliner sees it once the wrapper is inlined. (Not so for a
+      // constant: the functions a vtable names are seldom inlined.)
       auto Next = [&](uint32_t R, Place P) {
         assert(Placed[R] == NotHere && "a definition is placed once");
         Placed[R] = P;
-        unsigned To = isa<Function>(L.Defs[R]) && Tiny(R) ? D : D + 1;
+        unsigned To = isa<Function>(L.Defs[R]) && (Tiny(R) || Hinted(R)) ? D : D + 1;
         if (Level.size() <= To)
           Level.emplace_back();
         Level[To].push_back(R);

@@ -18,7 +18,7 @@ namespace shard {
 
 /// How much shard-split may copy or import into a shard besides its own definitions.
 struct SplitLimits {
-  unsigned ImportCost = 125;  // import functions up to this cost (twice with inlinehint)
+  unsigned ImportCost = 170;  // import functions up to this cost (twice with inlinehint)
   unsigned DupCost = 60;      // copy local functions called only directly up to this cost
   bool DupOneCaller = true;   // private copies of local functions above TinyCost (dup-cost's
                               // and import-reached's) only of those one function calls
