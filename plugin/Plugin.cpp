@@ -121,13 +121,11 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
   std::string Dir;
   shard::SplitOptions Opts;
   shard::SplitLimits &Lim = Opts.Limits;
-  StringMap<unsigned *> Numbers = {{"import-cost", &Lim.ImportCost},
-                                   {"dup-cost", &Lim.DupCost},
-                                   {"import-depth", &Lim.Depth},
-                                   {"parts", &Opts.Parts},
-                                   {"tiny-cost", &Lim.TinyCost},
-                                   {"threads", &Opts.Threads},
-                                   {"part", &Opts.Part}};
+  StringMap<unsigned *> Numbers = {
+      {"import-cost", &Lim.ImportCost}, {"local-import-cost", &Lim.LocalImportCost},
+      {"dup-cost", &Lim.DupCost},       {"import-depth", &Lim.Depth},
+      {"parts", &Opts.Parts},           {"tiny-cost", &Lim.TinyCost},
+      {"threads", &Opts.Threads},       {"part", &Opts.Part}};
   bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
     if (Key == "dir" && !Value.empty()) {
       Dir = Value.str();
@@ -163,7 +161,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
     auto It = Numbers.find(Key);
     if (It == Numbers.end())
       return badParam("shard-split", Param,
-                      "expected dir=PATH, memory, import-cost=N, dup-cost=N, import-depth=N, "
+                      "expected dir=PATH, memory, import-cost=N, local-import-cost=N, dup-cost=N, "
+                      "import-depth=N, "
                       "tiny-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
                       "presimplify=L, threads=N, quick-exit, verify, copy-bodies, sink-locals, "
                       "single-caller, no-odr-copies, no-import-reached or no-dup-one-caller");

@@ -169,6 +169,16 @@ bool dupEligible(const GlobalValue &GV, const SplitLimits &Lim) {
   return false;
 }
 
+/// The largest function a shard imports: import-cost, or local-import-cost for a local.
+/// An imported local is promoted, and where every importer inlines it, its owner's copy
+/// is left called by nothing (the serial build deletes it); a global's owner keeps its
+/// definition anyway.
+uint64_t importLimit(const Function &F, const SplitLimits &Lim) {
+  uint64_t Limit =
+      F.hasLocalLinkage() ? std::min(Lim.ImportCost, Lim.LocalImportCost) : Lim.ImportCost;
+  return F.hasFnAttribute(Attribute::InlineHint) ? 2 * Limit : Limit;
+}
+
 /// A definition another shard may import as available_externally: a function
 /// small enough to be inlined, or a constant whose loads can be folded.
 bool importEligible(const GlobalValue &GV, const SplitLimits &Lim) {
@@ -178,9 +188,7 @@ bool importEligible(const GlobalValue &GV, const SplitLimits &Lim) {
       (GV.hasComdat() && !GV.hasLinkOnceODRLinkage() && !GV.hasWeakODRLinkage()))
     return false;
   if (const auto *F = dyn_cast<Function>(&GV)) {
-    uint64_t Limit = Lim.ImportCost;
-    if (F->hasFnAttribute(Attribute::InlineHint))
-      Limit *= 2;
+    uint64_t Limit = importLimit(*F, Lim);
     return (getCost(*F) <= Limit || (Limit && alwaysInlined(*F))) && copyableBody(*F);
   }
   if (const auto *V = dyn_cast<GlobalVariable>(&GV))
@@ -357,7 +365,7 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector
   // enough to import: the serial inliner takes it as surely as a wrapper.
   auto Hinted = [&](uint32_t R) {
     const auto *F = dyn_cast<Function>(L.Defs[R]);
-    return F && F->hasFnAttribute(Attribute::InlineHint) && L.Cost[R] <= Lim.ImportCost;
+    return F && F->hasFnAttribute(Attribute::InlineHint) && 2 * L.Cost[R] <= importLimit(*F, Lim);
   };
   for (unsigned D = 0; D < Level.size(); ++D) {
     for (size_t K = 0; K < Level[D].size(); ++K) { // grows while we walk it

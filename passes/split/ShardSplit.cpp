@@ -155,6 +155,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
   OS << (Opts.Memory ? "shard-split<memory" : "shard-split<dir=" + Dir);
   if (Lim.ImportCost != D.Limits.ImportCost)
     OS << ";import-cost=" << Lim.ImportCost;
+  if (Lim.LocalImportCost != D.Limits.LocalImportCost)
+    OS << ";local-import-cost=" << Lim.LocalImportCost;
   if (Lim.DupCost != D.Limits.DupCost)
     OS << ";dup-cost=" << Lim.DupCost;
   if (Lim.Depth != D.Limits.Depth)

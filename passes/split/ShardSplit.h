@@ -18,26 +18,27 @@ namespace shard {
 
 /// How much shard-split may copy or import into a shard besides its own definitions.
 struct SplitLimits {
-  unsigned ImportCost = 170;  // import functions up to this cost (twice with inlinehint)
-  unsigned DupCost = 60;      // copy local functions called only directly up to this cost
-  bool DupOneCaller = true;   // private copies of local functions above TinyCost (dup-cost's
-                              // and import-reached's) only of those one function calls
-                              // (faithfulCopy; no-dup-one-caller: docs/measurements.md)
-  unsigned Depth = 1;         // import what imports refer to, this many levels deep
-  unsigned TinyCost = 30;     // copy or import definitions up to this cost at any depth,
-                              // and count no depth for such functions (wrappers)
-  uint64_t ConstBytes = 4096; // copy or import constants up to this size
-  bool SinkLocals = false;    // a local imported by one shard only: a private copy there
-                              // (sinkSingleShardLocals; off: docs/measurements.md)
-  bool SingleCaller = false;  // a local only one function refers to: a private copy in
-                              // each shard holding that function (sinkSingleCallerLocals;
-                              // off: docs/measurements.md, the sweep of 2026-12-02)
-  bool OdrCopies = true;      // a linkonce_odr group other shards import: a linkonce_odr
-                              // copy in its comdat in each of them, none kept alive
-                              // (copyOdrGroups; no-odr-copies: docs/measurements.md)
-  bool ImportReached = true;  // a local other shards reach only through their imports: a
-                              // private copy in each, promoted nowhere
-                              // (sinkImportReachedLocals; no-import-reached)
+  unsigned ImportCost = 170;      // import functions up to this cost (twice with inlinehint)
+  unsigned LocalImportCost = 125; // and local ones up to this (importLimit)
+  unsigned DupCost = 60;          // copy local functions called only directly up to this cost
+  bool DupOneCaller = true;       // private copies of local functions above TinyCost (dup-cost's
+                                  // and import-reached's) only of those one function calls
+                                  // (faithfulCopy; no-dup-one-caller: docs/measurements.md)
+  unsigned Depth = 1;             // import what imports refer to, this many levels deep
+  unsigned TinyCost = 30;         // copy or import definitions up to this cost at any depth,
+                                  // and count no depth for such functions (wrappers)
+  uint64_t ConstBytes = 4096;     // copy or import constants up to this size
+  bool SinkLocals = false;        // a local imported by one shard only: a private copy there
+                                  // (sinkSingleShardLocals; off: docs/measurements.md)
+  bool SingleCaller = false;      // a local only one function refers to: a private copy in
+                                  // each shard holding that function (sinkSingleCallerLocals;
+                                  // off: docs/measurements.md, the sweep of 2026-12-02)
+  bool OdrCopies = true;          // a linkonce_odr group other shards import: a linkonce_odr
+                                  // copy in its comdat in each of them, none kept alive
+                                  // (copyOdrGroups; no-odr-copies: docs/measurements.md)
+  bool ImportReached = true;      // a local other shards reach only through their imports: a
+                                  // private copy in each, promoted nowhere
+                                  // (sinkImportReachedLocals; no-import-reached)
 };
 
 /// How shard-split writes the shards: its limits, and the options that change how (not
