@@ -169,14 +169,12 @@ bool dupEligible(const GlobalValue &GV, const SplitLimits &Lim) {
   return false;
 }
 
-/// The largest function a shard imports: import-cost, or local-import-cost for a local.
-/// An imported local is promoted, and where every importer inlines it, its owner's copy
-/// is left called by nothing (the serial build deletes it); a global's owner keeps its
-/// definition anyway.
+/// The largest function a shard imports (twice that with inlinehint): import-cost, or
+/// local-import-cost for a local. An imported local is promoted, and where every importer
+/// inlines it, its owner's copy is left called by nothing (the serial build deletes it);
+/// a global's owner keeps its definition anyway.
 uint64_t importLimit(const Function &F, const SplitLimits &Lim) {
-  uint64_t Limit =
-      F.hasLocalLinkage() ? std::min(Lim.ImportCost, Lim.LocalImportCost) : Lim.ImportCost;
-  return F.hasFnAttribute(Attribute::InlineHint) ? 2 * Limit : Limit;
+  return F.hasLocalLinkage() ? std::min(Lim.ImportCost, Lim.LocalImportCost) : Lim.ImportCost;
 }
 
 /// A definition another shard may import as available_externally: a function
@@ -189,6 +187,8 @@ bool importEligible(const GlobalValue &GV, const SplitLimits &Lim) {
     return false;
   if (const auto *F = dyn_cast<Function>(&GV)) {
     uint64_t Limit = importLimit(*F, Lim);
+    if (F->hasFnAttribute(Attribute::InlineHint))
+      Limit *= 2;
     return (getCost(*F) <= Limit || (Limit && alwaysInlined(*F))) && copyableBody(*F);
   }
   if (const auto *V = dyn_cast<GlobalVariable>(&GV))
@@ -340,12 +340,12 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim, bool CopyBo
 /// and small locals they need (copies), and what it imports for inlining and
 /// folding, up to Lim.Depth imports deep. Breadth-first by import depth, so each
 /// definition gets the shallowest depth whatever the order of references. Tiny
-/// definitions (cost up to Lim.TinyCost: the accessors and wrappers C++ libraries
-/// nest many levels deep; always_inline functions, at any cost) and the input's own
-/// available_externally definitions (C++
-/// extern templates such as std::string's members, which the serial build has every
-/// one of) are followed at any depth, and a tiny or inline function adds no depth: what
-/// a wrapper refers to is copied or imported as if its caller referred to it.
+/// definitions (cost up to Lim.TinyCost: the accessors and wrappers C++ libraries nest
+/// many levels deep; always_inline functions, at any cost) and the input's own
+/// available_externally definitions (C++ extern templates such as std::string's
+/// members, which the serial build has every one of) are followed at any depth, and a
+/// tiny or inline function adds no depth: what a wrapper refers to is copied or imported
+/// as if its caller referred to it.
 void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector<uint8_t> &Placed) {
   Placed.assign(L.Defs.size(), NotHere);
   // Discardable groups reach one level deeper than imports: past that, their owner
@@ -365,7 +365,7 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector
   // enough to import: the serial inliner takes it as surely as a wrapper.
   auto Hinted = [&](uint32_t R) {
     const auto *F = dyn_cast<Function>(L.Defs[R]);
-    return F && F->hasFnAttribute(Attribute::InlineHint) && 2 * L.Cost[R] <= importLimit(*F, Lim);
+    return F && F->hasFnAttribute(Attribute::InlineHint) && L.Cost[R] <= importLimit(*F, Lim);
   };
   for (unsigned D = 0; D < Level.size(); ++D) {
     for (size_t K = 0; K < Level[D].size(); ++K) { // grows while we walk it
