@@ -5,6 +5,7 @@
 #define _XOPEN_SOURCE 700
 #include "inproc.h"
 #include "cache.h"
+#include "proc.h"
 #include "util.h"
 
 #include "shard.h"
@@ -18,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 
 /* Set in the environment of the driver that re-executed itself with the allocator. */
@@ -176,31 +180,47 @@ static void remove_tmp(const char *out, pid_t pid) {
   free(pat);
 }
 
+/* In the threads child: ends it when the driver PARENT ends first (killed by SIGKILL, which
+   no handler sees), so that no build goes on, nor writes the output, after the driver. */
+static void end_with(pid_t parent) {
+#ifdef __linux__
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid() != parent)
+    raise(SIGTERM);
+#else
+  (void)parent;
+#endif
+}
+
 /* Runs O's build with the threads executor in a child process; returns its exit status, or
    -1 when a crash ended it (the caller runs the build again with processes, which names the
-   failing shard). An interrupt that ended it ends the driver the same way. */
+   failing shard). A stop signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT), to the driver or to the
+   child, ends both, as with the process executor: no output, exit status 128 + it. */
 int inproc_run(const struct opts *o) {
   if (getenv(PRELOADED)) /* the child, executed again with the allocator */
     return run(o);
-  signal(SIGXFSZ, SIG_IGN); /* as the process executor: a write over ulimit -f fails (EFBIG) */
+  proc_init(o->verbose);
+  pid_t parent = getpid();
   fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0)
-    die("cannot fork: %s", strerror(errno));
-  if (pid == 0)
+  pid_t pid = proc_fork();
+  if (pid == 0) {
+    end_with(parent);
     exit(run(o));
-  int st;
-  while (waitpid(pid, &st, 0) < 0)
+  }
+  siginfo_t si;
+  while (waitid(P_PID, pid, &si, WEXITED | WNOWAIT) < 0)
     if (errno != EINTR)
       die("cannot wait for the threads executor: %s", strerror(errno));
+  int st;
+  proc_reap(pid, &st);
   if (WIFEXITED(st))
     return WEXITSTATUS(st);
   int sig = WTERMSIG(st);
   remove_tmp(o->out, pid);
-  if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT || sig == SIGPIPE) {
-    signal(sig, SIG_DFL);
-    raise(sig);
-  }
+  proc_interrupt_point();
+  proc_interrupted(sig);
+  if (sig == SIGPIPE)
+    exit(128 + sig);
   warn("the threads executor crashed on '%s' (%s): running the build again with processes",
        o->input, strsignal(sig));
   return -1;

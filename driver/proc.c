@@ -72,10 +72,11 @@ void proc_block(int on) {
   sigprocmask(on ? SIG_BLOCK : SIG_UNBLOCK, &s, NULL);
 }
 
-/* Reaps one child we know about and forgets it (signals blocked around it). */
 static long last_maxrss; /* ru_maxrss of the child reaped last */
 
-static void reap(pid_t pid, int *status) {
+/* Reaps child PID, one we know about, and forgets it (the stop signals blocked around it:
+   wait with WNOWAIT first for a child that may still run). */
+void proc_reap(pid_t pid, int *status) {
   struct rusage ru;
   proc_block(1);
   while (wait4(pid, status, 0, &ru) < 0 && errno == EINTR)
@@ -101,17 +102,18 @@ void proc_kill_all(void) {
   }
 }
 
-/* Exits 128+signal (after cleanup) if a stop signal arrived. */
-void proc_interrupt_point(void) {
-  int sig = got_sig;
-  if (!sig)
-    return;
+/* Exits 128 + SIG (after cleanup), interrupted, when SIG is a stop signal; else returns. */
+void proc_interrupted(int sig) {
   static const char *names[] = {"SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"};
-  const char *name = "a signal";
   for (int i = 0; i < NSTOP; i++)
     if (stop_sigs[i] == sig)
-      name = names[i];
-  die_status(128 + sig, "interrupted by %s", name);
+      die_status(128 + sig, "interrupted by %s", names[i]);
+}
+
+/* Exits 128+signal (after cleanup) if a stop signal arrived. */
+void proc_interrupt_point(void) {
+  if (got_sig)
+    proc_interrupted(got_sig);
 }
 
 /* Installs the stop signal handlers and ignores SIGPIPE (children get defaults) and
@@ -131,6 +133,35 @@ void proc_init(int v) {
      process without a message or a clean-up. */
   signal(SIGXFSZ, SIG_IGN);
   verbose = v;
+}
+
+/* Records child PID as running (called with the stop signals blocked). */
+static void adopt(pid_t pid) {
+  if (nkids == capkids) {
+    capkids = capkids ? 2 * capkids : 16;
+    kids = xrealloc(kids, capkids * sizeof *kids);
+  }
+  kids[nkids++] = pid;
+}
+
+/* Forks; returns 0 in the child, with the stop signals and SIGPIPE at their defaults, and
+   the child's pid in the parent, where a stop signal ends it as it ends a spawned child
+   (proc_reap waits for it). */
+pid_t proc_fork(void) {
+  proc_block(1);
+  pid_t pid = fork();
+  if (pid == 0) {
+    for (int i = 0; i < NSTOP; i++)
+      signal(stop_sigs[i], SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    nkids = 0;
+  } else if (pid > 0) {
+    adopt(pid);
+  }
+  proc_block(0);
+  if (pid < 0)
+    die("cannot fork: %s", strerror(errno));
+  return pid;
 }
 
 /* The child's side of a spawn: stdin /dev/null, stdout and stderr to LFD (< 0: ours), FD (when >=
@@ -181,13 +212,8 @@ pid_t proc_spawn_fd(char *const argv[], const char *log, int fd) {
   }
   pid_t pid;
   int err = posix_spawn(&pid, argv[0], &fa, &at, argv, environ);
-  if (!err) {
-    if (nkids == capkids) {
-      capkids = capkids ? 2 * capkids : 16;
-      kids = xrealloc(kids, capkids * sizeof *kids);
-    }
-    kids[nkids++] = pid;
-  }
+  if (!err)
+    adopt(pid);
   proc_block(0);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&at);
@@ -214,7 +240,7 @@ pid_t proc_wait(int *status) {
         continue;
       die("waiting for a child process: %s", strerror(errno));
     }
-    reap(si.si_pid, status);
+    proc_reap(si.si_pid, status);
     proc_interrupt_point();
     return si.si_pid;
   }
@@ -254,7 +280,7 @@ pid_t proc_wait_fds(const int *fds, int n, int *status) {
     if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT | WNOHANG) < 0 && errno != EINTR)
       die("waiting for a child process: %s", strerror(errno));
     if (si.si_pid) {
-      reap(si.si_pid, status);
+      proc_reap(si.si_pid, status);
       proc_interrupt_point();
       return si.si_pid;
     }
