@@ -159,6 +159,18 @@ static int from_cache(struct tbuild *b, LLVMModuleRef m, const char *data, size_
   return hit;
 }
 
+/* 0 when this LLVM generates code for M's target (none given: the host's), or 1 with *ERROR
+   set: checked before the split, as the command line's opt fails on it. */
+static int check_target(LLVMModuleRef m, const char *input, char **error) {
+  const char *triple = LLVMGetTarget(m);
+  char *why = triple && *triple ? shard_engine_target_error(triple) : NULL;
+  if (why)
+    *error = lib_msg("shard: error: '%s' targets '%s', which this LLVM generates no code for: %s",
+                     input, triple, why);
+  shard_engine_free(why);
+  return why != NULL;
+}
+
 /* Compiles module M (INPUT in messages; consumed; DATA and SIZE its bytes as the command line
    reads them, or NULL) as C says into *OUT; 0, or 1 with *ERROR set. */
 int threads_compile(LLVMModuleRef m, const char *input, const char *data, size_t size,
@@ -173,7 +185,7 @@ int threads_compile(LLVMModuleRef m, const char *input, const char *data, size_t
   fill_opts(&b.o, c, input);
   slots_init(&b);
   b.start = now();
-  int rc = outputs_cache_open(&b, error);
+  int rc = check_target(m, input, error) || outputs_cache_open(&b, error);
   if (!rc && !from_cache(&b, m, data, size, out)) {
     rc = split_and_compile(&b, m, error);
     m = NULL;

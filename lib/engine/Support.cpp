@@ -8,6 +8,8 @@
 
 #include "Support.h"
 
+#include "llvm/Config/llvm-config.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -89,3 +91,15 @@ void shard_engine::setLog(char **Log, llvm::StringRef Msg) {
 }
 
 extern "C" void shard_engine_free(void *P) { std::free(P); }
+
+extern "C" char *shard_engine_target_error(const char *Triple) {
+  shard_engine::initialize();
+  std::string Error;
+#if LLVM_VERSION_MAJOR >= 21
+  if (llvm::TargetRegistry::lookupTarget(llvm::Triple(Triple), Error))
+#else
+  if (llvm::TargetRegistry::lookupTarget(Triple, Error))
+#endif
+    return nullptr;
+  return strdup(Error.c_str());
+}

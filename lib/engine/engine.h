@@ -69,6 +69,9 @@ int shard_engine_link(const struct shard_engine_buf *objs, const char *const *na
                       const struct shard_engine_promo *promos, size_t npromos,
                       struct shard_engine_buf *out, char **log);
 
+/* NULL when this LLVM generates code for TRIPLE; else why not (free with shard_engine_free). */
+char *shard_engine_target_error(const char *triple);
+
 /* Frees what the engine allocated (a log, a buffer's data). */
 void shard_engine_free(void *p);
 

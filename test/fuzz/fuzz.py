@@ -918,7 +918,8 @@ def check_objects(env, ref, out, inp):
 def split_params(r, tiny):
     """Random split limits (all at 0 sometimes: the naive split)."""
     if r.random() < 0.1:
-        p = {"import-cost": 0, "dup-cost": 0, "import-depth": 0, "const-bytes": 0}
+        p = {"import-cost": 0, "local-import-cost": 0, "dup-cost": 0, "import-depth": 0,
+             "const-bytes": 0}
         if tiny:
             p["tiny-cost"] = 0
         return p
@@ -933,6 +934,8 @@ def split_params(r, tiny):
         p["const-bytes"] = r.choice([0, 8, 64, 4096, 1 << 20])
     if r.random() < 0.3 and tiny:
         p["tiny-cost"] = r.choice([0, 5, 30, 100, 100000])
+    if r.random() < 0.4:
+        p["local-import-cost"] = r.choice([0, 5, 30, 125, 400, 100000])
     return p
 
 
