@@ -164,11 +164,12 @@ static int from_cache(struct tbuild *b, LLVMModuleRef m, const char *data, size_
 static int check_target(LLVMModuleRef m, const char *input, char **error) {
   const char *triple = LLVMGetTarget(m);
   char *why = triple && *triple ? shard_engine_target_error(triple) : NULL;
-  if (why)
-    *error = lib_msg("shard: error: '%s' targets '%s', which this LLVM generates no code for: %s",
-                     input, triple, why);
+  if (!why)
+    return 0;
+  *error = lib_msg("shard: error: '%s' targets '%s', which this LLVM generates no code for: %s",
+                   input, triple, why);
   shard_engine_free(why);
-  return why != NULL;
+  return 1;
 }
 
 /* Compiles module M (INPUT in messages; consumed; DATA and SIZE its bytes as the command line
