@@ -161,6 +161,7 @@ std::vector<Promotion> promoteCrossShardLocals(Module &M, const Layout &L, unsig
         Placed[S][I] = Import;
   std::vector<Promotion> Out;
   std::string Suffix;
+  unsigned Unnamed = 0;
   for (uint32_t I = 0; I < L.Defs.size(); ++I) {
     if (!Promote[I])
       continue;
@@ -169,13 +170,19 @@ std::vector<Promotion> promoteCrossShardLocals(Module &M, const Layout &L, unsig
     GlobalValue *GV = L.Defs[I];
     std::string Old = GV->getName().str();
     bool Keep = !Old.empty() && Pinned.contains(Old);
+    // Unnamed globals are numbered here: left to LLVM, the second "__shard.anon.shard.H"
+    // became "....H.2", the form of LLVM's own renaming, which IRMover then confuses with
+    // it when linking the shards (llvm-link crashes on such a pair of modules).
     if (!Keep)
-      GV->setName(Old.empty() ? "__shard.anon" + Suffix : Old + Suffix);
+      GV->setName(Old.empty() ? "__shard.anon." + Twine(Unnamed++) + Suffix : Old + Suffix);
     assert(GV->hasName() && "a promoted global has a symbol name");
     Promotion P{GV->getName().str(), "-"};
     if (!Old.empty() && GV->hasInternalLinkage() && !Keep)
       P.OldName = Old; // private names never reach the symbol table: leave them
-    if (GV->hasLocalLinkage())
+    // A common symbol cannot be made local again (objcopy leaves it global, where the
+    // serial build's __unnamed_N is local): an unnamed one, which nothing outside the
+    // unit can name, becomes a zero-filled definition.
+    if (GV->hasLocalLinkage() || GV->hasCommonLinkage())
       GV->setLinkage(GlobalValue::ExternalLinkage);
     GV->setVisibility(GlobalValue::HiddenVisibility);
     GV->setDSOLocal(true);

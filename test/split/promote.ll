@@ -1,7 +1,7 @@
 ; Promotion of locals by shard-split: an internal function, an internal constant, a
 ; private constant and an unnamed internal variable used from another shard become
 ; `hidden` external definitions named NAME.shard.<16 hex digits> (the same suffix for
-; all; "__shard.anon" for the unnamed one) in the owning shard, and `hidden`
+; all; "__shard.anon.0" for the unnamed one) in the owning shard, and `hidden`
 ; declarations under that name in the users' shards. The manifest lists each one as
 ; `promoted NEW OLD`, OLD "-" for private and unnamed ones (their names never reach the
 ; symbol table). A local named in llvm.used keeps its name when promoted (OLD "-"). A
@@ -47,14 +47,14 @@
 ; PLAN-NEXT:   @solo function cost=50 local
 ; PLAN-NEXT:   @solo_user function cost=50 global
 
-; S0:     @[[ANON:__shard\.anon\.shard\.[0-9a-f]{16}]] = hidden global [25344 x i8] zeroinitializer
+; S0:     @[[ANON:__shard\.anon\.0\.shard\.[0-9a-f]{16}]] = hidden global [25344 x i8] zeroinitializer
 ; S0-NOT: llvm.used
 
 ; The user declares them all, hidden, under the new names; @kept keeps its own.
 ; S1-DAG: @[[CONST:const\.shard\.[0-9a-f]{16}]] = external hidden constant [25344 x i8]
 ; S1-DAG: @[[PRIV:priv\.a\.shard\.[0-9a-f]{16}]] = external hidden constant [25344 x i8]
 ; S1-DAG: @kept = external hidden global [25344 x i8]
-; S1-DAG: @[[ANON:__shard\.anon\.shard\.[0-9a-f]{16}]] = external hidden global [25344 x i8]
+; S1-DAG: @[[ANON:__shard\.anon\.0\.shard\.[0-9a-f]{16}]] = external hidden global [25344 x i8]
 ; S1:     define ptr @a() #0 {
 ; S1-NEXT:  %c = load i8, ptr @[[CONST]]
 ; S1-NEXT:  %r = call i8 @[[HELPER:helper\.shard\.[0-9a-f]{16}]](i8 %c)
@@ -80,7 +80,7 @@
 
 ; One suffix for the translation unit; nothing else is promoted.
 ; MAN:      promoted helper[[SUF:\.shard\.[0-9a-f]{16}]] helper{{$}}
-; MAN-NEXT: promoted __shard.anon[[SUF]] -{{$}}
+; MAN-NEXT: promoted __shard.anon.0[[SUF]] -{{$}}
 ; MAN-NEXT: promoted const[[SUF]] const{{$}}
 ; MAN-NEXT: promoted kept -{{$}}
 ; MAN-NEXT: promoted priv.a[[SUF]] -{{$}}

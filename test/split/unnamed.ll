@@ -1,8 +1,9 @@
 ; Unnamed globals that are not local (found by test/fuzz/fuzz.py). Code generation names
 ; them __unnamed_N, numbered per module: split across shards, each shard numbered them
 ; its own way, so that a shard's reference to @0 became "U __unnamed_1" and nothing
-; defined it (or another shard's __unnamed_1 did). shard-split names every one of them,
-; hidden, keeping its linkage (weak_odr stays weak_odr), and lists it as promoted with
+; defined it (or another shard's __unnamed_1 did). shard-split names every one of them
+; (__shard.anon.N.shard.H), hidden, keeping its linkage (weak_odr stays weak_odr; common
+; becomes a definition: unnamed-names.ll), and lists it as promoted with
 ; OLD "-", so that the driver makes it local after linking.
 ;
 ; Groups of cost 100 (variables: 1 + 25344 / 256) take one shard each: @2, @0, a (with
@@ -29,32 +30,32 @@
 ; PLAN-NEXT: shard 3: cost=100 functions=1 globals=1
 ; PLAN-NEXT:   @b function cost=100 global
 
-; S0: define hidden i8 @[[F:__shard\.anon\.shard\.[0-9a-f]{16}]](i8 %x)
+; S0: define hidden i8 @[[F:__shard\.anon\.0\.shard\.[0-9a-f]{16}]](i8 %x)
 
-; S1: @[[V:__shard\.anon\.shard\.[0-9a-f]{16}\.1]] = hidden global [25344 x i8] zeroinitializer
+; S1: @[[V:__shard\.anon\.1\.shard\.[0-9a-f]{16}]] = hidden global [25344 x i8] zeroinitializer
 
-; S2:      @[[V:__shard\.anon\.shard\.[0-9a-f]{16}\.1]] = external hidden global [25344 x i8]
-; S2-NEXT: @[[W:__shard\.anon\.shard\.[0-9a-f]{16}\.2]] = weak_odr hidden global i32 7
+; S2:      @[[V:__shard\.anon\.1\.shard\.[0-9a-f]{16}]] = external hidden global [25344 x i8]
+; S2-NEXT: @[[W:__shard\.anon\.2\.shard\.[0-9a-f]{16}]] = weak_odr hidden global i32 7
 ; S2:      define i8 @a()
 ; S2-NEXT:   load i8, ptr @[[V]]
 ; S2-NEXT:   load i32, ptr @[[W]]
-; S2-NEXT:   call i8 @[[F:__shard\.anon\.shard\.[0-9a-f]{16}]](i8
+; S2-NEXT:   call i8 @[[F:__shard\.anon\.0\.shard\.[0-9a-f]{16}]](i8
 ; S2:      declare hidden i8 @[[F]](i8)
 
-; S3:      @[[V:__shard\.anon\.shard\.[0-9a-f]{16}\.1]] = external hidden global [25344 x i8]
+; S3:      @[[V:__shard\.anon\.1\.shard\.[0-9a-f]{16}]] = external hidden global [25344 x i8]
 ; S3:      define i8 @b()
 ; S3-NEXT:   load i8, ptr @[[V]]
-; S3-NEXT:   call i8 @[[F:__shard\.anon\.shard\.[0-9a-f]{16}]](i8
+; S3-NEXT:   call i8 @[[F:__shard\.anon\.0\.shard\.[0-9a-f]{16}]](i8
 ; S3:      declare hidden i8 @[[F]](i8)
 
-; MAN:      promoted [[F:__shard\.anon\.shard\.[0-9a-f]{16}]] -
-; MAN-NEXT: promoted [[F]].1 -
-; MAN-NEXT: promoted [[F]].2 -
+; MAN:      promoted __shard.anon.0.shard.[[SUF:[0-9a-f]{16}]] -
+; MAN-NEXT: promoted __shard.anon.1.shard.[[SUF]] -
+; MAN-NEXT: promoted __shard.anon.2.shard.[[SUF]] -
 
 ; Every reference resolves inside the object; the unnamed globals are local there.
-; NM:      t [[F:__shard\.anon\.shard\.[0-9a-f]{16}]]{{$}}
-; NM-NEXT: b [[F]].1{{$}}
-; NM-NEXT: d [[F]].2{{$}}
+; NM:      t __shard.anon.0.shard.[[SUF:[0-9a-f]{16}]]{{$}}
+; NM-NEXT: b __shard.anon.1.shard.[[SUF]]{{$}}
+; NM-NEXT: d __shard.anon.2.shard.[[SUF]]{{$}}
 ; NM-NEXT: T a
 ; NM-NEXT: T b
 
