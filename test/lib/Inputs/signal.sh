@@ -5,11 +5,15 @@
 # child, and (98) when the child outlives the driver by more than 10 s (it must end with it).
 who=$1 sig=$2
 shift 2
+# Whether process $1 runs: neither gone nor a zombie that nobody has reaped yet.
+running() {
+  [ -e "/proc/$1" ] && [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ]
+}
 "$@" &
 driver=$!
 child=
 while [ -z "$child" ]; do
-  if ! kill -0 "$driver" 2>/dev/null; then
+  if ! running "$driver"; then
     echo "signal.sh: the driver ended before it had a child" >&2
     exit 99
   fi
@@ -20,9 +24,8 @@ done
 if [ "$who" = driver ]; then kill "-$sig" "$driver"; else kill "-$sig" "$child"; fi
 wait "$driver"
 status=$?
-# Ended: gone, or a zombie that nobody has reaped yet (its parent gone too).
 i=0
-while [ -e "/proc/$child" ] && [ "$(cut -d' ' -f3 "/proc/$child/stat" 2>/dev/null)" != Z ]; do
+while running "$child"; do
   i=$((i + 1))
   if [ $i -gt 200 ]; then
     echo "signal.sh: the child $child outlived the driver" >&2
