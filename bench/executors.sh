@@ -27,7 +27,9 @@
 # with `bench/compare.sh --only duckdb --contenders serial`). Defaults: 3 runs, -j 2, build,
 # OUT build/bench/executors, serial,serial-malloc,processes,threads.
 # Output: a markdown table per input (best run of each contender by wall time) and the ratios,
-# on stdout and in OUT/results.md; every run in OUT/runs.tsv; the best runs' per-job seconds in
+# then serial-malloc / wall per round and its median (a round's runs follow each other, so the
+# host's drift between rounds cancels more than in the best runs), on stdout and in
+# OUT/results.md; every run in OUT/runs.tsv; the best runs' per-job seconds in
 # OUT/jobs.tsv; objects, logs and reports in OUT/INPUT/.
 set -euo pipefail
 # Every shard build compiles from scratch: a benchmark must not time the shard cache.
@@ -222,6 +224,26 @@ END {
 EOF
 }
 
+# per_round DIR: serial-malloc / wall of each contender in each round (its runs follow each
+# other, so the machine's drift between rounds cancels), and the median over the rounds.
+per_round() {
+  [[ -f $1/serial-malloc.runs ]] || return 0
+  local c line
+  line=""
+  for c in "${clist[@]}"; do
+    [[ $c != serial && $c != serial-malloc && $c != ceiling ]] || continue
+    line+=$(join <(sort -k1,1 "$1/serial-malloc.runs") <(sort -k1,1 "$1/$c.runs") |
+      sort -k1,1n | awk -v c="$c" '
+        { v = $2 / $12; s = s sprintf("%s%.2f×", NR > 1 ? ", " : "", v)
+          for (i = NR; i > 1 && q[i - 1] > v; i--) q[i] = q[i - 1]
+          q[i] = v }
+        END { m = NR % 2 ? q[(NR + 1) / 2] : (q[NR / 2] + q[NR / 2 + 1]) / 2
+              printf " %s %s (median %.2f×);", c, s, m }')
+  done
+  echo
+  echo "Per round, serial-malloc / wall:${line%;}."
+}
+
 # jobs_of NAME DIR: the best runs' per-job seconds of processes and threads into OUT/jobs.tsv;
 # prints their spread, threads / processes.
 jobs_of() {
@@ -263,6 +285,7 @@ for k in "${!irs[@]}"; do
   load1=$(cut -d' ' -f1-3 /proc/loadavg)
   {
     table "$name" "$ir" "$dir" "$load0" "$load1"
+    per_round "$dir"
     jobs_of "$name" "$dir"
     echo
     [[ ! -f $dir/processes.runs || ! -f $dir/threads.runs ]] ||
