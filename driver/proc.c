@@ -149,6 +149,10 @@ static void adopt(pid_t pid) {
    (proc_reap waits for it). */
 pid_t proc_fork(void) {
   proc_block(1);
+  if (got_sig) { /* arrived before there was a child to stop */
+    proc_block(0);
+    proc_interrupt_point();
+  }
   pid_t pid = fork();
   if (pid == 0) {
     for (int i = 0; i < NSTOP; i++)
