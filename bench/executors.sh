@@ -228,8 +228,7 @@ EOF
 # other, so the machine's drift between rounds cancels), and the median over the rounds.
 per_round() {
   [[ -f $1/serial-malloc.runs ]] || return 0
-  local c line
-  line=""
+  local c line=""
   for c in "${clist[@]}"; do
     [[ $c != serial && $c != serial-malloc && $c != ceiling ]] || continue
     line+=$(join <(sort -k1,1 "$1/serial-malloc.runs") <(sort -k1,1 "$1/$c.runs") |

@@ -170,9 +170,9 @@ std::vector<Promotion> promoteCrossShardLocals(Module &M, const Layout &L, unsig
     GlobalValue *GV = L.Defs[I];
     std::string Old = GV->getName().str();
     bool Keep = !Old.empty() && Pinned.contains(Old);
-    // Unnamed globals are numbered here: left to LLVM, the second "__shard.anon.shard.H"
-    // became "....H.2", the form of LLVM's own renaming, which IRMover then confuses with
-    // it when linking the shards (llvm-link crashes on such a pair of modules).
+    // Unnamed globals are numbered here: left to LLVM, the second and later ones became
+    // "__shard.anon.shard.H.1", ".2", ..., the form of LLVM's own renaming, which IRMover
+    // then confuses with it when linking the shards (llvm-link crashes on such modules).
     if (!Keep)
       GV->setName(Old.empty() ? "__shard.anon." + Twine(Unnamed++) + Suffix : Old + Suffix);
     assert(GV->hasName() && "a promoted global has a symbol name");
