@@ -179,6 +179,10 @@ bool compile(const shard_engine_compile_opts &O, StringRef BC, clang::Diagnostic
   auto Inv = std::make_shared<clang::CompilerInvocation>();
   if (!clang::CompilerInvocation::CreateFromArgs(*Inv, CArgs, Diags, Argv[0]))
     return false;
+  // The driver gives cc1 -disable-free (a process that exits next leaks on purpose: the
+  // backend buries its target machine); a host compiles again and again, so free it all.
+  Inv->getFrontendOpts().DisableFree = false;
+  Inv->getCodeGenOpts().DisableFree = false;
   if (Inv->getFrontendOpts().Inputs.size() != 1 ||
       Inv->getFrontendOpts().Inputs[0].getKind().getLanguage() != clang::Language::LLVM_IR ||
       Inv->getFrontendOpts().ProgramAction != clang::frontend::EmitObj) {

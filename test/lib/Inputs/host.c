@@ -7,6 +7,8 @@
      host [OPTIONS] two IN OUT1 OUT2     two compiles at once, on two threads
      host [OPTIONS] broken IN OUT        a broken module (built with LLVM-C)
      host [OPTIONS] retarget T IN OUT    IN with its triple set to T
+     host [OPTIONS] repeat N IN OUT      N compiles one after another, each in a new context;
+                                         prints how much the heap in use grew after the first
    Options: --shards N, -j N, --cache DIR, --report FILE, --trace FILE, --slots N (host job
    slots through the callbacks; prints the most held at once and how many were taken),
    --cancel-after N (the acquire callback refuses its (N+1)-th call), --executor threads|processes,
@@ -20,6 +22,7 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/IRReader.h>
 
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,6 +179,12 @@ static LLVMModuleRef broken_module(LLVMContextRef ctx) {
   return m;
 }
 
+/* The bytes the host's heap holds in use, all arenas (glibc). */
+static long long heap_in_use(void) {
+  struct mallinfo2 mi = mallinfo2();
+  return (long long)(mi.uordblks + mi.hblkhd);
+}
+
 int main(int argc, char **argv) {
   shard_config_init(&config);
   int i = 1, slots = 0;
@@ -255,6 +264,15 @@ int main(int argc, char **argv) {
     LLVMSetTarget(m, argv[i++]);
     rc = compile(m, argv[i + 1], "retarget");
     LLVMContextDispose(ctx);
+  } else if (!strcmp(cmd, "repeat") && argc - i == 3) {
+    int n = atoi(argv[i++]);
+    long long first = 0;
+    for (int k = 0; k < n && !rc; k++) {
+      rc = compile_file(argv[i], argv[i + 1], "repeat");
+      if (k == 0)
+        first = heap_in_use();
+    }
+    printf("repeat: the heap in use grew by %lld KiB\n", (heap_in_use() - first) / 1024);
   } else {
     fprintf(stderr, "host: bad command line (see the comment at the top of host.c)\n");
     return 2;
