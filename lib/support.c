@@ -118,6 +118,8 @@ int lib_check_config(const struct shard_config *c, char **error) {
     *error = lib_msg("shard: unknown relocation model %d", (int)c->reloc);
   else if ((unsigned)c->code_model > SHARD_CODE_MODEL_LARGE)
     *error = lib_msg("shard: unknown code model %d", (int)c->code_model);
+  else if ((unsigned)c->executor > SHARD_EXECUTOR_PROCESSES)
+    *error = lib_msg("shard: unknown executor %d", (int)c->executor);
   else if (!c->acquire != !c->release)
     *error = lib_msg("shard: the job-slot callbacks come in pairs (acquire and release)");
   else if (c->executor != SHARD_EXECUTOR_THREADS && (c->pipeline || c->module_fn))

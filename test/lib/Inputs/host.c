@@ -11,8 +11,8 @@
                                          prints how much the heap in use grew after the first
    Options: --shards N, -j N, --cache DIR, --report FILE, --trace FILE, --slots N (host job
    slots through the callbacks; prints the most held at once and how many were taken),
-   --cancel-after N (the acquire callback refuses its (N+1)-th call), --executor threads|processes,
-   --pipeline TEXT (the threads executor's per-shard pipeline), --count 1 (a module callback that
+   --cancel-after N (the acquire callback refuses its (N+1)-th call), --executor
+   threads|processes|N (N: the enum's raw value), --pipeline TEXT (the threads executor's per-shard pipeline), --count 1 (a module callback that
    counts the functions each shard defines and imports; prints the totals after the compile),
    --fail-shard K (the module callback fails shard K), --reloc static|pic|pie, --code-model
    small|kernel|medium|large, --reloc-raw N (any value), --cpu CPU. */
@@ -224,7 +224,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(o, "--cpu"))
       config.cpu = v;
     else if (!strcmp(o, "--executor"))
-      config.executor = !strcmp(v, "threads") ? SHARD_EXECUTOR_THREADS : SHARD_EXECUTOR_PROCESSES;
+      config.executor = !strcmp(v, "threads")     ? SHARD_EXECUTOR_THREADS
+                        : !strcmp(v, "processes") ? SHARD_EXECUTOR_PROCESSES
+                                                  : (enum shard_executor)atoi(v);
     else {
       fprintf(stderr, "host: unknown option %s\n", o);
       return 2;
@@ -285,6 +287,8 @@ int main(int argc, char **argv) {
     config.module_fn = NULL;
     config.pipeline = NULL;
     config.reloc = SHARD_RELOC_DEFAULT;
+    if ((unsigned)config.executor > SHARD_EXECUTOR_PROCESSES)
+      config.executor = SHARD_EXECUTOR_DEFAULT;
     config.report = config.time_trace = NULL;
     pool.cancel_after = -1;
     rc = compile_file(argv[i], argv[argc - 1], "after");
