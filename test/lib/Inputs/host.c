@@ -12,8 +12,9 @@
    Options: --shards N, -j N, --cache DIR, --report FILE, --trace FILE, --slots N (host job
    slots through the callbacks; prints the most held at once and how many were taken),
    --cancel-after N (the acquire callback refuses its (N+1)-th call), --executor
-   threads|processes|N (N: the enum's raw value), --pipeline TEXT (the threads executor's per-shard pipeline), --count 1 (a module callback that
-   counts the functions each shard defines and imports; prints the totals after the compile),
+   threads|processes|N (N: the enum's raw value), --pipeline TEXT (the threads executor's
+   per-shard pipeline), --count 1 (a module callback that counts the functions each shard
+   defines and imports; prints the totals after the compile),
    --fail-shard K (the module callback fails shard K), --reloc static|pic|pie, --code-model
    small|kernel|medium|large, --reloc-raw N (any value), --cpu CPU. */
 #define _POSIX_C_SOURCE 200809L
