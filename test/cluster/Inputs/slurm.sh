@@ -29,10 +29,11 @@ case_title() { echo "== $1"; echo "[$SECONDS s] $1" >&2; }
 in_queue() { squeue -h -o %j | grep -vc '^limit$'; }
 
 # After a run that ended with status $3: prints "$1: status S, no output (or OUT written), N in
-# the queue, T temporaries", the queue after up to 10 s, the temporaries in $TMPDIR (or $4).
+# the queue, T temporaries", the queue after up to 30 s (a job on a node that died completes
+# when the controller learns of it), the temporaries in $TMPDIR (or $4).
 outcome() {
     local i n
-    for ((i = 0; i < 100; i++)); do
+    for ((i = 0; i < 300; i++)); do
         n=$(in_queue)
         [[ $n == 0 ]] && break
         sleep 0.1
