@@ -172,15 +172,16 @@ static int takes_value(const char *a) {
 }
 
 /* Options that the shard build cannot honour as the compiler does (other outputs, other
-   stages, whole-program or per-output files): the compiler runs unchanged. A trailing '*'
-   matches any rest. */
+   stages, whole-program or per-output files, profiles matched to the whole module's
+   functions): the compiler runs unchanged. A trailing '*' matches any rest. */
 /* clang-format off */
 static const char *const unchanged[] = {
     "-E", "-S", "-emit-llvm", "-fsyntax-only", "-M", "-MM", "-MJ*", "-###", "-v", "--analyze",
     "-flto", "-flto=*", "-fembed-bitcode*", "-gsplit-dwarf*", "-save-temps*", "-ftime-trace*",
     "-fmodules*", "-fsave-optimization-record*", "-foptimization-record-file*", "-ftest-coverage",
     "--coverage", "-fprofile-arcs", "-fprofile-instr-generate*", "-fprofile-generate*",
-    "-fcs-profile-generate*", "-fstack-usage", "-frecord-command-line", "-grecord-command-line",
+    "-fcs-profile-generate*", "-fprofile-use*", "-fprofile-instr-use*", "-fprofile-sample-use*",
+    "-fauto-profile*", "-fstack-usage", "-frecord-command-line", "-grecord-command-line",
     "-fcoverage-mapping", "-Xclang", "-serialize-diagnostics", "--serialize-diagnostics",
     "-working-directory", "-fdriver-only", "-emit-ast", "-print-*", "--print-*", "-dump*",
     "--version", "--help", "-cuda*", "--cuda*", "-fopenmp-targets*", "-fembed-offload-object*",
