@@ -12,9 +12,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -172,16 +174,17 @@ static int takes_value(const char *a) {
 }
 
 /* Options that the shard build cannot honour as the compiler does (other outputs, other
-   stages, whole-program or per-output files, profiles matched to the whole module's
-   functions): the compiler runs unchanged. A trailing '*' matches any rest. */
+   stages, whole-program or per-output files, profiles that each compile's pipeline matches
+   to the whole module's functions): the compiler runs unchanged. A trailing '*' matches any
+   rest. */
 /* clang-format off */
 static const char *const unchanged[] = {
     "-E", "-S", "-emit-llvm", "-fsyntax-only", "-M", "-MM", "-MJ*", "-###", "-v", "--analyze",
     "-flto", "-flto=*", "-fembed-bitcode*", "-gsplit-dwarf*", "-save-temps*", "-ftime-trace*",
     "-fmodules*", "-fsave-optimization-record*", "-foptimization-record-file*", "-ftest-coverage",
     "--coverage", "-fprofile-arcs", "-fprofile-instr-generate*", "-fprofile-generate*",
-    "-fcs-profile-generate*", "-fprofile-use*", "-fprofile-instr-use*", "-fprofile-sample-use*",
-    "-fauto-profile*", "-fstack-usage", "-frecord-command-line", "-grecord-command-line",
+    "-fcs-profile-generate*", "-fprofile-sample-use*", "-fauto-profile*",
+    "-fmemory-profile-use*", "-fstack-usage", "-frecord-command-line", "-grecord-command-line",
     "-fcoverage-mapping", "-Xclang", "-serialize-diagnostics", "--serialize-diagnostics",
     "-working-directory", "-fdriver-only", "-emit-ast", "-print-*", "--print-*", "-dump*",
     "--version", "--help", "-cuda*", "--cuda*", "-fopenmp-targets*", "-fembed-offload-object*",
@@ -196,6 +199,29 @@ static int forces_unchanged(const char *a) {
       return 1;
   }
   return 0;
+}
+
+/* Whether option A, -fprofile-use[=P] or -fprofile-instr-use[=P], names a profile that the
+   front end applies (one of clang's front-end instrumentation, -fprofile-instr-generate): the
+   module then carries the counts, and the split imports the callees of hot calls. An
+   IR-level profile (-fprofile-generate) is applied in each compile's pipeline, to functions
+   matched by name and control-flow hash, which a shard changes; so is one that cannot be
+   read here (the compiler says why). P defaults to default.profdata, a directory holds it. */
+static int front_end_profile(const char *a) {
+  const char *eq = strchr(a, '=');
+  const char *p = eq && eq[1] ? eq + 1 : "default.profdata";
+  char path[PATH_MAX];
+  struct stat st;
+  int n = stat(p, &st) == 0 && S_ISDIR(st.st_mode)
+              ? snprintf(path, sizeof path, "%s/default.profdata", p)
+              : snprintf(path, sizeof path, "%s", p);
+  FILE *f = n > 0 && (size_t)n < sizeof path ? fopen(path, "rb") : NULL;
+  uint64_t head[2] = {0, 0}; /* an indexed profile's magic and version */
+  int ok = f && fread(head, sizeof head, 1, f) == 1;
+  if (f)
+    fclose(f);
+  const uint64_t magic = 0x8169666f72706cffULL, ir = 3ULL << 56; /* IR and context-sensitive IR */
+  return ok && head[0] == magic && !(head[1] & ir);
 }
 
 /* The -O level A sets as shard's 0..3 (-Os, -Oz: 2; -Og, -O: 1; -Ofast: 3), or -1. */
@@ -218,6 +244,9 @@ static void take_option(struct cmdline *c, const char *a, const char *v) {
   int l = olevel_of(a);
   if (forces_unchanged(a))
     pass(c, "'%s'", a);
+  else if ((!strncmp(a, "-fprofile-use", 13) || !strncmp(a, "-fprofile-instr-use", 19)) &&
+           !front_end_profile(a))
+    pass(c, "'%s' (a profile not of the front end)", a);
   else if (!strcmp(a, "-c"))
     c->has_c = 1;
   else if (!strcmp(a, "-o"))

@@ -125,7 +125,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       {"import-cost", &Lim.ImportCost}, {"local-import-cost", &Lim.LocalImportCost},
       {"dup-cost", &Lim.DupCost},       {"import-depth", &Lim.Depth},
       {"parts", &Opts.Parts},           {"tiny-cost", &Lim.TinyCost},
-      {"threads", &Opts.Threads},       {"part", &Opts.Part}};
+      {"threads", &Opts.Threads},       {"part", &Opts.Part},
+      {"hot-import-cost", &Lim.HotImportCost}};
   bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
     if (Key == "dir" && !Value.empty()) {
       Dir = Value.str();
@@ -163,7 +164,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       return badParam("shard-split", Param,
                       "expected dir=PATH, memory, import-cost=N, local-import-cost=N, dup-cost=N, "
                       "import-depth=N, "
-                      "tiny-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
+                      "tiny-cost=N, hot-import-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
                       "presimplify=L, threads=N, quick-exit, verify, copy-bodies, sink-locals, "
                       "single-caller, no-odr-copies, no-import-reached or no-dup-one-caller");
     if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16))

@@ -15,7 +15,12 @@
 #include "ir/Support.h"
 #include "split/ShardSplit.h"
 
+#include "llvm/Analysis/BlockFrequencyInfo.h"
+#include "llvm/Analysis/BranchProbabilityInfo.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ProfileSummaryInfo.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalAlias.h"
@@ -177,13 +182,18 @@ uint64_t importLimit(const Function &F, const SplitLimits &Lim) {
   return F.hasLocalLinkage() ? std::min(Lim.ImportCost, Lim.LocalImportCost) : Lim.ImportCost;
 }
 
+/// Whether GV's body may stand for the definition the linker keeps: ODR definitions may
+/// be imported from a comdat (the import itself has none); others in a comdat could be
+/// replaced by another object's copy at link time.
+bool importable(const GlobalValue &GV) {
+  return !GV.isInterposable() && !GV.hasAvailableExternallyLinkage() &&
+         (!GV.hasComdat() || GV.hasLinkOnceODRLinkage() || GV.hasWeakODRLinkage());
+}
+
 /// A definition another shard may import as available_externally: a function
 /// small enough to be inlined, or a constant whose loads can be folded.
 bool importEligible(const GlobalValue &GV, const SplitLimits &Lim) {
-  // ODR definitions may be imported from a comdat (the import itself has none);
-  // others in a comdat could be replaced by another object's copy at link time.
-  if (GV.isInterposable() || GV.hasAvailableExternallyLinkage() ||
-      (GV.hasComdat() && !GV.hasLinkOnceODRLinkage() && !GV.hasWeakODRLinkage()))
+  if (!importable(GV))
     return false;
   if (const auto *F = dyn_cast<Function>(&GV)) {
     uint64_t Limit = importLimit(*F, Lim);
@@ -297,6 +307,46 @@ void linkDefinitions(Layout &L, bool CopyBodies) {
   }
 }
 
+/// With a profile in M (a profile summary, counts on the functions' entries and branches:
+/// a front end's -fprofile-instr-use, or a pipeline's), the functions each definition
+/// calls at a hot call site (L.HotCalls), and which of them a shard may import for such a
+/// call (L.HotImport). The serial inliner's threshold at a hot call is far above the
+/// ordinary one (-hot-callsite-threshold, 3000 against 225): without its callee a shard
+/// leaves calls on the hottest paths that the serial build inlined.
+void markHotCalls(Module &M, Layout &L, const SplitLimits &Lim) {
+  L.HotCalls.assign(L.Defs.size(), {});
+  L.HotImport.assign(L.Defs.size(), 0);
+  if (!Lim.HotImportCost || !M.getProfileSummary(/*IsCS=*/false))
+    return;
+  ProfileSummaryInfo PSI(M);
+  for (uint32_t I = 0; I < L.Defs.size(); ++I) {
+    auto *F = dyn_cast<Function>(L.Defs[I]);
+    auto Entry = F ? F->getEntryCount() : std::nullopt;
+    if (!Entry || !Entry->getCount())
+      continue;
+    DominatorTree DT(*F);
+    LoopInfo LI(DT);
+    BranchProbabilityInfo BPI(*F, LI);
+    BlockFrequencyInfo BFI(*F, BPI, LI);
+    for (const BasicBlock &BB : *F)
+      for (const Instruction &Inst : BB) {
+        const auto *CB = dyn_cast<CallBase>(&Inst);
+        const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+        auto It = Callee ? L.Index.find(Callee) : L.Index.end();
+        if (It == L.Index.end() || !PSI.isHotCallSite(*CB, &BFI))
+          continue;
+        L.HotCalls[I].push_back(It->second);
+        L.HotImport[It->second] = L.Unit[It->second] < 0 && importable(*Callee) &&
+                                  copyableBody(*Callee) && L.Cost[It->second] <= Lim.HotImportCost;
+      }
+    llvm::sort(L.HotCalls[I]);
+    L.HotCalls[I].erase(std::unique(L.HotCalls[I].begin(), L.HotCalls[I].end()),
+                        L.HotCalls[I].end());
+  }
+  LLVM_DEBUG(dbgs() << "shard-split: " << llvm::count(L.HotImport, 1)
+                    << " functions called hot may be imported\n");
+}
+
 /// Which definitions outside the copy units a shard may copy privately or import.
 void markCopiesAndImports(Layout &L, const SplitLimits &Lim, const StringSet<> &Pinned) {
   L.Dup.resize(L.Defs.size());
@@ -329,6 +379,7 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim, bool CopyBo
   formCopyUnits(L, Lim);
   linkDefinitions(L, CopyBodies);
   markCopiesAndImports(L, Lim, Pinned);
+  markHotCalls(M, L, Lim);
   LLVM_DEBUG(dbgs() << "shard-split: " << L.Defs.size() << " definitions, "
                     << llvm::count_if(L.Unit, [](int32_t U) { return U >= 0; })
                     << " in copy units, " << llvm::count(L.Dup, 1) << " private-copy locals, "
@@ -373,10 +424,13 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector
       // A tiny or inline function adds no depth: what a wrapper calls is as deep as the
       // wrapper, as the serial inliner sees it once the wrapper is inlined. (Not so for a
       // constant: the functions a vtable names are seldom inlined.)
+      // A call at a hot site adds no depth either: the serial inliner takes hot callees
+      // (and theirs) far above its ordinary threshold.
+      auto Hot = [&](uint32_t R) { return llvm::binary_search(L.HotCalls[I], R); };
       auto Next = [&](uint32_t R, Place P) {
         assert(Placed[R] == NotHere && "a definition is placed once");
         Placed[R] = P;
-        unsigned To = isa<Function>(L.Defs[R]) && (Tiny(R) || Hinted(R)) ? D : D + 1;
+        unsigned To = isa<Function>(L.Defs[R]) && (Tiny(R) || Hinted(R) || Hot(R)) ? D : D + 1;
         if (Level.size() <= To)
           Level.emplace_back();
         Level[To].push_back(R);
@@ -398,7 +452,8 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector
           Placed[R] = Dup;
           Level[D].push_back(R);
         } else if (((Lim.ImportCost && L.Defs[R]->hasAvailableExternallyLinkage()) ||
-                    (L.Import[R] && (D < Lim.Depth || Tiny(R)))) &&
+                    (L.Import[R] && (D < Lim.Depth || Tiny(R))) ||
+                    (L.HotImport[R] && Hot(R))) &&
                    Called(R)) {
           Next(R, Import);
         }
@@ -425,6 +480,8 @@ void addDefinitions(Layout &L, ArrayRef<GlobalObject *> New, const SplitLimits &
     L.Unit.push_back(-1);
     L.Dup.push_back(dupEligible(*GO, Lim));
     L.Import.push_back(!L.Dup.back() && importEligible(*GO, Lim));
+    L.HotCalls.emplace_back();
+    L.HotImport.push_back(0);
     L.Sinkable.push_back(0);
   }
   L.Refs.resize(L.Defs.size());

@@ -48,6 +48,9 @@ struct Layout {
   std::vector<std::vector<uint32_t>> Calls;         // functions each one calls directly
   std::vector<uint8_t> Dup;                         // a small local a shard may copy privately
   std::vector<uint8_t> Import;   // a definition a shard may import as available_externally
+  std::vector<std::vector<uint32_t>> HotCalls; // with a profile: the functions each one calls
+                                               // at a hot call site (sorted; markHotCalls)
+  std::vector<uint8_t> HotImport; // a function a shard may import for such a call
   std::vector<uint8_t> Sinkable; // a local function any shard may copy privately (not pinned,
                                  // copyableLocal)
 };
