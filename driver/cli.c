@@ -15,7 +15,7 @@
 
 #define USAGE                                                                                      \
   "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"                 \
-  "             [-fno-pic|-fPIC|-fPIE] [-mcmodel=MODEL] [--presimplify]\n"                         \
+  "             [-fno-pic|-fPIC|-fPIE] [-mcmodel=MODEL] [--presimplify] [--profile-use P]\n"       \
   "             [--keep-temps DIR] [--report FILE] [--time-trace FILE]\n"                          \
   "             [--launcher CMD] [--executor auto|processes|threads|slurm]\n"                      \
   "             [--srun-args ARGS] [--max-mem SIZE] [--cache-dir DIR | --no-cache]\n"              \
@@ -52,6 +52,9 @@ void cli_help(void) {
          "                      znver4, ...) and dispatch at run time\n"
          "  --presimplify       simplify once, in the split, the functions several shards\n"
          "                      hold (imports, copies); the shard compiles skip them\n"
+         "  --profile-use P     apply the IR-level profile P (llvm-profdata merge of clang\n"
+         "                      -fprofile-generate's) as clang -O<l> -fprofile-use=P does,\n"
+         "                      to the whole module in the split (-O1..-O3)\n"
          "  --keep-temps DIR    work in DIR (created if missing) and keep its files\n"
          "  --work-dir DIR      make the (removed) work directory in DIR, not $TMPDIR: with\n"
          "                      --executor slurm, storage every node sees\n"
@@ -192,6 +195,17 @@ struct parse {
   int olevel;      /* -O<l> was given */
 };
 
+/* The absolute path of --profile-use's file P, which the split's pass text carries. */
+static const char *profile_arg(const char *p) {
+  char *path = realpath(p, NULL);
+  if (!path)
+    die("cannot read the profile '%s': %s", p, strerror(errno));
+  if (strpbrk(path, ";,<>"))
+    die_usage("--profile-use: the path '%s' holds one of ';,<>', which the pass text cannot carry",
+              path);
+  return path;
+}
+
 /* Takes A when it is an option without a value; returns whether it was one. */
 static int flag(struct parse *p, const char *a) {
   if (!strcmp(a, "-v"))
@@ -232,6 +246,8 @@ static int converted(struct parse *p, int argc, char **argv, int *i) {
     p->cache_given = 1;
   } else if ((v = val(argc, argv, i, "--cache-size"))) {
     o->cache_size = size_arg("--cache-size", v);
+  } else if ((v = val(argc, argv, i, "--profile-use"))) {
+    o->profile_use = profile_arg(v);
   } else if ((v = val(argc, argv, i, "--shards"))) {
     o->shards = num("--shards", v, 0, SHARD_MAX_SHARDS);
   } else if ((v = val(argc, argv, i, "--mv-targets"))) {
@@ -303,12 +319,14 @@ static void check_usage(struct opts *o) {
               o->report  ? "--report"
               : o->trace ? "--time-trace"
                          : "--max-mem");
-  if (o->executor == EXEC_THREADS && (o->ninja || o->launcher || o->max_mem || o->plugin))
+  if (o->executor == EXEC_THREADS &&
+      (o->ninja || o->launcher || o->max_mem || o->plugin || o->profile_use))
     die_usage("%s cannot be used with --executor threads (docs/driver.md)",
-              o->ninja      ? "--emit-ninja"
-              : o->launcher ? "--launcher"
-              : o->max_mem  ? "--max-mem"
-                            : "--plugin");
+              o->ninja         ? "--emit-ninja"
+              : o->launcher    ? "--launcher"
+              : o->max_mem     ? "--max-mem"
+              : o->profile_use ? "--profile-use"
+                               : "--plugin");
   if (o->ninja && o->executor == EXEC_SLURM)
     die_usage("--executor slurm cannot be used with --emit-ninja (ninja runs the shard jobs)");
   srun_env(o);
@@ -350,6 +368,8 @@ static void check_launcher_usage(const struct parse *p) {
               o->reloc ? o->reloc : "-mcmodel=", o->reloc ? "relocation model" : "code model");
   if (o->ninja)
     die_usage("--emit-ninja cannot be used as a compiler launcher");
+  if (o->profile_use)
+    die_usage("--profile-use before the compiler: the compiler's -fprofile-use= names the profile");
   if (o->executor == EXEC_THREADS)
     die_usage("--executor threads cannot be used as a compiler launcher (docs/driver.md)");
   if ((o->report && !*o->report) || (o->trace && !*o->trace) || (o->keep && !*o->keep) ||

@@ -159,6 +159,10 @@ struct cache_key job_output_key(const struct opts *o, const char *driver, const 
     cache_hash_str(h, opts);
     free(opts);
   }
+  if (opts_profile(o)) { /* the profile the split applies */
+    cache_hash_str(h, "profile-use");
+    cache_hash_file(h, opts_profile(o));
+  }
   if (o->compile_cmd) { /* launcher: the user's compiler and flags compile the shards */
     cache_hash_tool(h, o->compile_cmd[0]);
     for (char **w = o->compile_cmd; *w; w++)

@@ -31,6 +31,8 @@ struct cmdline {
   int dep_file;    /* -MF */
   int dep_target;  /* -MT or -MQ */
   int olevel;      /* the last -O, as shard's 0..3 */
+  int size_opt;    /* the last -O is -Os or -Oz */
+  char *profile;   /* the IR-level profile the last profile-use flag names (absolute), or NULL */
   char *why;       /* the reason to run the compiler unchanged, or NULL */
 };
 
@@ -183,7 +185,7 @@ static const char *const unchanged[] = {
     "-flto", "-flto=*", "-fembed-bitcode*", "-gsplit-dwarf*", "-save-temps*", "-ftime-trace*",
     "-fmodules*", "-fsave-optimization-record*", "-foptimization-record-file*", "-ftest-coverage",
     "--coverage", "-fprofile-arcs", "-fprofile-instr-generate*", "-fprofile-generate*",
-    "-fcs-profile-generate*", "-fprofile-sample-use*", "-fauto-profile*",
+    "-fcs-profile-generate*", "-fprofile-sample-use*", "-fauto-profile*", "-fprofile-remapping-file*",
     "-fmemory-profile-use*", "-fstack-usage", "-frecord-command-line", "-grecord-command-line",
     "-fcoverage-mapping", "-Xclang", "-serialize-diagnostics", "--serialize-diagnostics",
     "-working-directory", "-fdriver-only", "-emit-ast", "-print-*", "--print-*", "-dump*",
@@ -201,27 +203,53 @@ static int forces_unchanged(const char *a) {
   return 0;
 }
 
-/* Whether option A, -fprofile-use[=P] or -fprofile-instr-use[=P], names a profile that the
-   front end applies (one of clang's front-end instrumentation, -fprofile-instr-generate): the
-   module then carries the counts, and the split imports the callees of hot calls. An
-   IR-level profile (-fprofile-generate) is applied in each compile's pipeline, to functions
-   matched by name and control-flow hash, which a shard changes; so is one that cannot be
-   read here (the compiler says why). P defaults to default.profdata, a directory holds it. */
-static int front_end_profile(const char *a) {
+/* What a profile-use flag names: an indexed profile of clang's front-end instrumentation
+   (-fprofile-instr-generate), an IR-level one (-fprofile-generate), one with a
+   context-sensitive part (-fcs-profile-generate), or a file that cannot be read here. */
+enum profile { PROFILE_UNREADABLE, PROFILE_FRONT_END, PROFILE_IR, PROFILE_CS_IR };
+
+/* The kind of profile that option A, -fprofile-use[=P] or -fprofile-instr-use[=P], names, and
+   its absolute path in *PATH (P defaults to default.profdata, a directory holds it). */
+static enum profile profile_kind(const char *a, char **path) {
   const char *eq = strchr(a, '=');
   const char *p = eq && eq[1] ? eq + 1 : "default.profdata";
-  char path[PATH_MAX];
   struct stat st;
-  int n = stat(p, &st) == 0 && S_ISDIR(st.st_mode)
-              ? snprintf(path, sizeof path, "%s/default.profdata", p)
-              : snprintf(path, sizeof path, "%s", p);
-  FILE *f = n > 0 && (size_t)n < sizeof path ? fopen(path, "rb") : NULL;
+  char *file =
+      stat(p, &st) == 0 && S_ISDIR(st.st_mode) ? fmt("%s/default.profdata", p) : xstrdup(p);
+  *path = realpath(file, NULL);
+  free(file);
+  FILE *f = *path ? fopen(*path, "rb") : NULL;
   uint64_t head[2] = {0, 0}; /* an indexed profile's magic and version */
   int ok = f && fread(head, sizeof head, 1, f) == 1;
   if (f)
     fclose(f);
-  const uint64_t magic = 0x8169666f72706cffULL, ir = 3ULL << 56; /* IR and context-sensitive IR */
-  return ok && head[0] == magic && !(head[1] & ir);
+  const uint64_t magic = 0x8169666f72706cffULL, ir = 1ULL << 56, cs = 1ULL << 57;
+  if (!ok || head[0] != magic)
+    return PROFILE_UNREADABLE;
+  return head[1] & cs ? PROFILE_CS_IR : head[1] & ir ? PROFILE_IR : PROFILE_FRONT_END;
+}
+
+/* Takes profile-use flag A into C. A front-end profile is the front end's: the module
+   carries its counts, and the split imports the callees of hot calls. An IR-level one is
+   applied by the split to the whole module (shard-profile-use), as the pipeline would before
+   it goes on, and the shard compiles go without it: in a shard the functions' control-flow
+   hashes and a promoted local's name differ from the whole module's. A context-sensitive
+   part is applied after inlining, and a file that cannot be read is the compiler's to
+   report: the compiler runs unchanged. */
+static void take_profile(struct cmdline *c, const char *a) {
+  char *path;
+  enum profile k = profile_kind(a, &path);
+  free(c->profile);
+  c->profile = NULL;
+  if (k == PROFILE_IR && strpbrk(path, ";,<>"))
+    pass(c, "'%s' (a path the pass text cannot carry)", a);
+  else if (k == PROFILE_IR)
+    c->profile = path, path = NULL;
+  else if (k == PROFILE_CS_IR)
+    pass(c, "'%s' (a context-sensitive profile)", a);
+  else if (k == PROFILE_UNREADABLE)
+    pass(c, "'%s' (not an indexed profile shard can read)", a);
+  free(path);
 }
 
 /* The -O level A sets as shard's 0..3 (-Os, -Oz: 2; -Og, -O: 1; -Ofast: 3), or -1. */
@@ -244,9 +272,10 @@ static void take_option(struct cmdline *c, const char *a, const char *v) {
   int l = olevel_of(a);
   if (forces_unchanged(a))
     pass(c, "'%s'", a);
-  else if ((!strncmp(a, "-fprofile-use", 13) || !strncmp(a, "-fprofile-instr-use", 19)) &&
-           !front_end_profile(a))
-    pass(c, "'%s' (a profile not of the front end)", a);
+  else if (opts_profile_flag(a))
+    take_profile(c, a);
+  else if (!strcmp(a, "-fno-profile-use") || !strcmp(a, "-fno-profile-instr-use"))
+    free(c->profile), c->profile = NULL;
   else if (!strcmp(a, "-c"))
     c->has_c = 1;
   else if (!strcmp(a, "-o"))
@@ -254,7 +283,7 @@ static void take_option(struct cmdline *c, const char *a, const char *v) {
   else if (!strncmp(a, "-o", 2))
     c->out = a + 2;
   else if (l >= 0)
-    c->olevel = l;
+    c->olevel = l, c->size_opt = !strcmp(a, "-Os") || !strcmp(a, "-Oz");
   else if (!strcmp(a, "-MD") || !strcmp(a, "-MMD"))
     c->deps = 1;
   else if (!strncmp(a, "-MF", 3))
@@ -299,6 +328,8 @@ static void classify(struct cmdline *c) {
     }
     take_option(c, a, v);
   }
+  if (!c->why && c->profile && c->size_opt)
+    pass(c, "an IR-level profile at -Os or -Oz"); /* (the split applies it at -O1..-O3) */
   if (!c->why && !c->has_c)
     pass(c, "no -c (a link)");
   if (!c->why && !c->src)
@@ -373,6 +404,7 @@ static void describe(struct opts *o, const struct cmdline *c, const char *path) 
   o->frontend = fe.v;
   o->compile_cmd = tp.v;
   o->olevel = c->olevel;
+  o->profile_use = c->profile;
   o->split_min = LAUNCHER_SPLIT_MIN;
   o->one_shard_input = !o->mv_targets; /* multiversioning changes the code on purpose */
 }

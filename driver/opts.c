@@ -61,3 +61,13 @@ void opts_cache(struct opts *o, int given, int off) {
 
 /* Whether the split simplifies what shards share (--presimplify; -O0 simplifies nothing). */
 int opts_presimplifies(const struct opts *o) { return o->presimplify && o->olevel > 0; }
+
+/* The IR-level profile the split applies (--profile-use, the launcher's -fprofile-use=), or
+   NULL: none, or -O0, whose pipeline applies none. */
+const char *opts_profile(const struct opts *o) { return o->olevel > 0 ? o->profile_use : NULL; }
+
+/* Whether compiler argument ARG asks for a profile's use (-fprofile-use[=P],
+   -fprofile-instr-use[=P]). */
+int opts_profile_flag(const char *arg) {
+  return !strncmp(arg, "-fprofile-use", 13) || !strncmp(arg, "-fprofile-instr-use", 19);
+}

@@ -44,11 +44,13 @@ struct opts {
   const char *bindir;            /* directory of opt, clang, ld.lld, llvm-objcopy */
   const char *plugin;            /* ShardPlugin.so; NULL until preflight picks the default */
   const char *malloc_arg;        /* --malloc (else $SHARD_MALLOC): a path, auto, none; or NULL */
-  const char *malloc_lib; /* the allocator preloaded into the LLVM tools (preflight), or NULL */
-  char *mv_targets;       /* --mv-targets, ':'-separated for the pipeline text, or NULL */
-  int presimplify;        /* --presimplify: simplify once what shards share (-O1..-O3 only) */
-  const char *out;        /* -o */
-  const char *input;      /* the .bc or .ll module (launcher: DIR/input.bc, the front end's) */
+  const char *malloc_lib;  /* the allocator preloaded into the LLVM tools (preflight), or NULL */
+  char *mv_targets;        /* --mv-targets, ':'-separated for the pipeline text, or NULL */
+  int presimplify;         /* --presimplify: simplify once what shards share (-O1..-O3 only) */
+  const char *profile_use; /* an IR-level profile the split applies to the whole module
+                              (shard-profile-use), or NULL; the shard compiles go without it */
+  const char *out;         /* -o */
+  const char *input;       /* the .bc or .ll module (launcher: DIR/input.bc, the front end's) */
   /* Compiler launcher (launcher.c): the front end writes the input, the user's compiler
      compiles the shards. NULL in the other front ends. */
   char **frontend;              /* the front-end step's argv without "-o FILE" (NULL-terminated) */
@@ -69,5 +71,7 @@ int opts_code_model(const char *name);
 void opts_init(struct opts *o);
 void opts_cache(struct opts *o, int given, int off);
 int opts_presimplifies(const struct opts *o);
+const char *opts_profile(const struct opts *o);
+int opts_profile_flag(const char *arg);
 
 #endif

@@ -26,6 +26,7 @@
 #include "multiversion/MV.h"
 #include "partition/ShardPartition.h"
 #include "presimplify/Presimplify.h"
+#include "profile/ProfileUse.h"
 #include "split/ShardSplit.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -121,12 +122,15 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
   std::string Dir;
   shard::SplitOptions Opts;
   shard::SplitLimits &Lim = Opts.Limits;
-  StringMap<unsigned *> Numbers = {
-      {"import-cost", &Lim.ImportCost}, {"local-import-cost", &Lim.LocalImportCost},
-      {"dup-cost", &Lim.DupCost},       {"import-depth", &Lim.Depth},
-      {"parts", &Opts.Parts},           {"tiny-cost", &Lim.TinyCost},
-      {"threads", &Opts.Threads},       {"part", &Opts.Part},
-      {"hot-import-cost", &Lim.HotImportCost}};
+  StringMap<unsigned *> Numbers = {{"import-cost", &Lim.ImportCost},
+                                   {"local-import-cost", &Lim.LocalImportCost},
+                                   {"dup-cost", &Lim.DupCost},
+                                   {"import-depth", &Lim.Depth},
+                                   {"parts", &Opts.Parts},
+                                   {"tiny-cost", &Lim.TinyCost},
+                                   {"threads", &Opts.Threads},
+                                   {"part", &Opts.Part},
+                                   {"hot-import-cost", &Lim.HotImportCost}};
   bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
     if (Key == "dir" && !Value.empty()) {
       Dir = Value.str();
@@ -246,6 +250,23 @@ bool parseModulePass(StringRef Name, ModulePassManager &MPM,
     return parseMVAnnotate(Params, MPM);
   if (matchPass(Name, "shard-mv", Params))
     return parseMVClone(Params, MPM);
+  if (matchPass(Name, "shard-profile-use", Params)) {
+    std::string Path;
+    unsigned Level = 2;
+    bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
+      if (Key == "path" && !Value.empty())
+        return (Path = Value.str()), true;
+      if (Key == "level")
+        return (!Value.getAsInteger(10, Level) && Level >= 1 && Level <= 3) ||
+               badParam("shard-profile-use", Param, "expected a level from 1 to 3");
+      return badParam("shard-profile-use", Param, "expected path=FILE or level=L");
+    });
+    if (OK && Path.empty())
+      OK = badParam("shard-profile-use", "", "expected path=FILE");
+    if (OK)
+      MPM.addPass(shard::ShardProfileUsePass(Path, Level));
+    return OK;
+  }
   return false;
 }
 
@@ -267,6 +288,7 @@ void shard::registerPlugin(PassBuilder &PB) {
     PIC->addClassToPassName(shard::ShardPlanPrinterPass::name(), "print<shard-plan>");
     PIC->addClassToPassName(shard::MVAnnotatePass::name(), "shard-mv-annotate");
     PIC->addClassToPassName(shard::MVClonePass::name(), "shard-mv");
+    PIC->addClassToPassName(shard::ShardProfileUsePass::name(), "shard-profile-use");
   }
   PB.registerPipelineParsingCallback(parseModulePass);
   shard::registerPresimplifiedSkip(PB);

@@ -8,7 +8,9 @@
 #include "ir/Support.h"
 
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -84,6 +86,33 @@ std::unique_ptr<TargetMachine> createTargetMachine(const Triple &TT, std::option
   return std::unique_ptr<TargetMachine>(
       T->createTargetMachine(TT.str(), "", "", TargetOptions(), RM));
 #endif
+}
+
+OptimizationLevel optLevel(unsigned Level) {
+  return Level == 1   ? OptimizationLevel::O1
+         : Level == 3 ? OptimizationLevel::O3
+                      : OptimizationLevel::O2;
+}
+
+void runModulePipeline(Module &M, std::optional<PGOOptions> PGO, PassInstrumentationCallbacks *PIC,
+                       function_ref<ModulePassManager(PassBuilder &)> Build) {
+  Triple TT(M.getTargetTriple());
+  std::unique_ptr<TargetMachine> TM;
+  std::string Err;
+  if (!TT.str().empty())
+    TM = createTargetMachine(TT, Reloc::PIC_, Err);
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB(TM.get(), PipelineTuningOptions(), PGO, PIC);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  ModulePassManager MPM = Build(PB);
+  MPM.run(M, MAM);
 }
 
 } // namespace shard

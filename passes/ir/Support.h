@@ -1,7 +1,8 @@
 //===- Support.h - Fatal errors and target machines for the passes -*- C++ -*-===//
 //
 // The one way the passes report an error opt cannot recover from, the one place
-// that hides how the LLVM majors differ in creating a TargetMachine, and the
+// that hides how the LLVM majors differ in creating a TargetMachine, the one way
+// a pass runs one of PassBuilder's pipelines on the whole module, and the
 // thread's in-process split (the plugin's shard_plugin_split_v1): where
 // shard-split<memory> sends its output and where fatal() returns to.
 //
@@ -12,12 +13,17 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Support/CodeGen.h"
+#include "llvm/Support/PGOOptions.h"
 #include <memory>
 #include <optional>
 #include <string>
 
 namespace llvm {
+class PassBuilder;
+class PassInstrumentationCallbacks;
 class TargetMachine;
 class Triple;
 class raw_ostream;
@@ -34,6 +40,16 @@ namespace shard {
 /// own), or null with Err set when no target is registered for TT.
 std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const llvm::Triple &TT, std::optional<llvm::Reloc::Model> RM, std::string &Err);
+
+/// The optimisation level of clang's -O<Level> (1..3; 2 for any other).
+llvm::OptimizationLevel optLevel(unsigned Level);
+
+/// Runs on M the module pipeline that Build makes with a PassBuilder set up as clang's
+/// backend sets it up for M (a target machine for M's triple, none without one: the CPU and
+/// features come from each function's attributes; the standard analyses), with PGO and PIC.
+void runModulePipeline(llvm::Module &M, std::optional<llvm::PGOOptions> PGO,
+                       llvm::PassInstrumentationCallbacks *PIC,
+                       llvm::function_ref<llvm::ModulePassManager(llvm::PassBuilder &)> Build);
 
 /// Where shard-split<memory> sends the manifest and the shards of an in-process split.
 struct MemorySink {

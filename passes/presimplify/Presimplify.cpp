@@ -22,10 +22,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassInstrumentation.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Target/TargetMachine.h"
-#include "llvm/TargetParser/Triple.h"
 
 #include <memory>
 
@@ -34,28 +31,10 @@ using namespace llvm;
 namespace shard {
 
 void simplifyClosure(Module &M, unsigned Level) {
-  // The CPU and features come from each function's attributes, as in clang's backend.
   // A module without a target (tests) gets the default cost model.
-  Triple TT(M.getTargetTriple());
-  std::unique_ptr<TargetMachine> TM;
-  std::string Err;
-  if (!TT.str().empty())
-    TM = createTargetMachine(TT, Reloc::PIC_, Err);
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB(TM.get());
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  OptimizationLevel OL = Level == 1   ? OptimizationLevel::O1
-                         : Level == 3 ? OptimizationLevel::O3
-                                      : OptimizationLevel::O2;
-  ModulePassManager MPM = PB.buildModuleSimplificationPipeline(OL, ThinOrFullLTOPhase::None);
-  MPM.run(M, MAM);
+  runModulePipeline(M, std::nullopt, nullptr, [Level](PassBuilder &PB) {
+    return PB.buildModuleSimplificationPipeline(optLevel(Level), ThinOrFullLTOPhase::None);
+  });
 }
 
 namespace {

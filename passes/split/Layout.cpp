@@ -15,12 +15,7 @@
 #include "ir/Support.h"
 #include "split/ShardSplit.h"
 
-#include "llvm/Analysis/BlockFrequencyInfo.h"
-#include "llvm/Analysis/BranchProbabilityInfo.h"
-#include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/ProfileSummaryInfo.h"
 #include "llvm/Config/llvm-config.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalAlias.h"
@@ -307,42 +302,16 @@ void linkDefinitions(Layout &L, bool CopyBodies) {
   }
 }
 
-/// With a profile in M (a profile summary, counts on the functions' entries and branches:
-/// a front end's -fprofile-instr-use, or a pipeline's), the functions each definition
-/// calls at a hot call site (L.HotCalls), and which of them a shard may import for such a
-/// call (L.HotImport). The serial inliner's threshold at a hot call is far above the
-/// ordinary one (-hot-callsite-threshold, 3000 against 225): without its callee a shard
-/// leaves calls on the hottest paths that the serial build inlined.
-void markHotCalls(Module &M, Layout &L, const SplitLimits &Lim) {
-  L.HotCalls.assign(L.Defs.size(), {});
+/// Which functions a shard may import for a hot call (L.HotImport, markHotCalls): up to
+/// hot-import-cost, outside the copy units, importable as any other.
+void markHotImports(Layout &L, const SplitLimits &Lim) {
   L.HotImport.assign(L.Defs.size(), 0);
-  if (!Lim.HotImportCost || !M.getProfileSummary(/*IsCS=*/false))
-    return;
-  ProfileSummaryInfo PSI(M);
-  for (uint32_t I = 0; I < L.Defs.size(); ++I) {
-    auto *F = dyn_cast<Function>(L.Defs[I]);
-    auto Entry = F ? F->getEntryCount() : std::nullopt;
-    if (!Entry || !Entry->getCount())
-      continue;
-    DominatorTree DT(*F);
-    LoopInfo LI(DT);
-    BranchProbabilityInfo BPI(*F, LI);
-    BlockFrequencyInfo BFI(*F, BPI, LI);
-    for (const BasicBlock &BB : *F)
-      for (const Instruction &Inst : BB) {
-        const auto *CB = dyn_cast<CallBase>(&Inst);
-        const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
-        auto It = Callee ? L.Index.find(Callee) : L.Index.end();
-        if (It == L.Index.end() || !PSI.isHotCallSite(*CB, &BFI))
-          continue;
-        L.HotCalls[I].push_back(It->second);
-        L.HotImport[It->second] = L.Unit[It->second] < 0 && importable(*Callee) &&
-                                  copyableBody(*Callee) && L.Cost[It->second] <= Lim.HotImportCost;
-      }
-    llvm::sort(L.HotCalls[I]);
-    L.HotCalls[I].erase(std::unique(L.HotCalls[I].begin(), L.HotCalls[I].end()),
-                        L.HotCalls[I].end());
-  }
+  for (const std::vector<uint32_t> &Callees : L.HotCalls)
+    for (uint32_t R : Callees) {
+      const auto *F = cast<Function>(L.Defs[R]);
+      L.HotImport[R] =
+          L.Unit[R] < 0 && importable(*F) && copyableBody(*F) && L.Cost[R] <= Lim.HotImportCost;
+    }
   LLVM_DEBUG(dbgs() << "shard-split: " << llvm::count(L.HotImport, 1)
                     << " functions called hot may be imported\n");
 }
@@ -380,6 +349,7 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim, bool CopyBo
   linkDefinitions(L, CopyBodies);
   markCopiesAndImports(L, Lim, Pinned);
   markHotCalls(M, L, Lim);
+  markHotImports(L, Lim);
   LLVM_DEBUG(dbgs() << "shard-split: " << L.Defs.size() << " definitions, "
                     << llvm::count_if(L.Unit, [](int32_t U) { return U >= 0; })
                     << " in copy units, " << llvm::count(L.Dup, 1) << " private-copy locals, "
@@ -452,8 +422,7 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector
           Placed[R] = Dup;
           Level[D].push_back(R);
         } else if (((Lim.ImportCost && L.Defs[R]->hasAvailableExternallyLinkage()) ||
-                    (L.Import[R] && (D < Lim.Depth || Tiny(R))) ||
-                    (L.HotImport[R] && Hot(R))) &&
+                    (L.Import[R] && (D < Lim.Depth || Tiny(R))) || (L.HotImport[R] && Hot(R))) &&
                    Called(R)) {
           Next(R, Import);
         }

@@ -47,10 +47,10 @@ struct Layout {
   std::vector<std::vector<uint32_t>> Refs;          // definitions each one refers to
   std::vector<std::vector<uint32_t>> Calls;         // functions each one calls directly
   std::vector<uint8_t> Dup;                         // a small local a shard may copy privately
-  std::vector<uint8_t> Import;   // a definition a shard may import as available_externally
+  std::vector<uint8_t> Import; // a definition a shard may import as available_externally
   std::vector<std::vector<uint32_t>> HotCalls; // with a profile: the functions each one calls
                                                // at a hot call site (sorted; markHotCalls)
-  std::vector<uint8_t> HotImport; // a function a shard may import for such a call
+  std::vector<uint8_t> HotImport;              // a function a shard may import for such a call
   std::vector<uint8_t> Sinkable; // a local function any shard may copy privately (not pinned,
                                  // copyableLocal)
 };
@@ -74,6 +74,9 @@ Layout buildLayout(llvm::Module &M, const Plan &P, const SplitLimits &Lim, bool 
 /// its body is now.
 void collectLinks(Layout &L, uint32_t I);
 
+/// With a profile in M, the functions each definition calls at a hot call site
+/// (L.HotCalls; Hot.cpp); none without one, or with SplitLimits::HotImportCost 0.
+void markHotCalls(llvm::Module &M, Layout &L, const SplitLimits &Lim);
 /// Marks in Placed (one Place per definition) how shard S holds each definition.
 void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector<uint8_t> &Placed);
 

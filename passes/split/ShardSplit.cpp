@@ -6,6 +6,7 @@
 // the thread's in-process split. The pass runs the stages of this folder in order:
 //
 //   Layout.cpp       what the module defines, and how each shard holds it
+//   Hot.cpp          (with a profile) the hot calls, whose callees shards import
 //   Sink.cpp         private copies in place of promoted locals
 //   presimplify/     (presimplify=L) simplify once what several shards hold
 //   Promote.cpp      names, promotion of locals that cross shards, keep-alive
