@@ -53,6 +53,19 @@ running_step() {
     return 1
 }
 
+# Waits (up to 60 s) until the task of job $1's step runs on its node: its slurmstepd has a
+# child. squeue says RUNNING from the step's allocation on; a scancel before the task starts
+# makes srun report a failed launch ("Job credential revoked"), not a cancelled step.
+task_running() {
+    local i stepd
+    for ((i = 0; i < 600; i++)); do
+        stepd=$(ps -eo pid=,args= | awk -v s="slurmstepd: [$1." 'index($0, s) {print $1}')
+        [[ -n $stepd && -n $(descendants $stepd) ]] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
 # Pids of the descendants of the processes $@.
 descendants() {
     local p c
@@ -123,7 +136,7 @@ outcome lost "$W/lost.o" $?
 case_title "scancel of a running step"
 SHARD_FAULT=sleep "$SHARD" "${SMALL[@]}" -o "$W/cancel.o" "$W/lib.ll" 2>"$W/cancel.log" &
 pid=$!
-id=$(running_step shard.1) && scancel "$id"
+id=$(running_step shard.1) && task_running "$id" && scancel "$id"
 wait $pid
 st=$?
 cat "$W/cancel.log"
