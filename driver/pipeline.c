@@ -120,17 +120,17 @@ static void compile_input(const struct opts *o, const struct cache_key *key) {
   free(tmp);
 }
 
-/* Launcher: prints the backend diagnostics of the split (its parts' logs: the profile's use,
-   such as a function whose control flow no longer matches the profile) and of M's shard
+/* Launcher: prints the backend diagnostics of the split (the logs of its PARTS: the profile's
+   use, such as a function whose control flow no longer matches the profile) and of M's shard
    compiles once each. */
-static void shard_diagnostics(const struct opts *o, const struct manifest *m) {
+static void shard_diagnostics(int parts, const struct manifest *m) {
   for (size_t i = 0; i < m->npromos; i++)
     if (m->promos[i].old)
       diag_rename(m->promos[i].new, m->promos[i].old);
-  for (int i = 0; i < job_split_parts(o); i++) {
+  for (int i = 0; i < parts; i++) {
     char *name = i ? fmt("split.%d.log", i) : xstrdup("split.log");
     char *log = work_path(name);
-    diag_add_file(log); /* (a part that did not run has no log) */
+    diag_add_file(log);
     free(log);
     free(name);
   }
@@ -148,7 +148,7 @@ static void build_local(const struct opts *o, struct marks *t, struct cache_key 
   struct manifest m;
   int jobs = local_build(&m, o, t, 1);
   if (jobs >= 0 && o->compile_cmd)
-    shard_diagnostics(o, &m);
+    shard_diagnostics(t->parts, &m);
   if (jobs < 0) { /* launcher: the plan has one shard */
     if (o->verbose)
       note("the plan of '%s' has one shard (%llu cost): one compile, no split", o->input,
