@@ -47,6 +47,11 @@ static void job_init(struct job *j, enum job_kind kind, int n) {
   *j = (struct job){.kind = kind, .nsteps = n, .step = xcalloc(n, sizeof *j->step)};
 }
 
+/* The log of split part PART in DIR. */
+char *job_split_log(const char *dir, int part) {
+  return part ? fmt("%s/split.%d.log", dir, part) : fmt("%s/split.log", dir);
+}
+
 /* The split of O's input into DIR in PARTS opt processes (with NOTIFY, each names on its fd 3
    the files it wrote). It writes the manifest and NSHARDS shard modules (NSHARDS 0: not known
    yet, before the split ran). */
@@ -56,7 +61,7 @@ void job_split(struct job *j, const struct opts *o, const char *dir, int nshards
   for (int i = 0; i < parts; i++) {
     struct step *s = &j->step[i];
     cmd_split(&s->argv, o, dir, parts, i, notify);
-    s->log = i ? fmt("%s/split.%d.log", dir, i) : fmt("%s/split.log", dir);
+    s->log = job_split_log(dir, i);
     s->fail = fmt("opt failed to split '%s'", o->input);
   }
   av_push(&j->in, o->input);

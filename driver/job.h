@@ -42,6 +42,7 @@ struct job {
 extern const char *const job_tools[];
 
 char *shard_file(const char *dir, int k, const char *ext);
+char *job_split_log(const char *dir, int part);
 int job_split_parts(const struct opts *o);
 int job_by_cost(const void *a, const void *b);
 void job_split(struct job *j, const struct opts *o, const char *dir, int nshards, int parts,

@@ -128,11 +128,9 @@ static void shard_diagnostics(int parts, const struct manifest *m) {
     if (m->promos[i].old)
       diag_rename(m->promos[i].new, m->promos[i].old);
   for (int i = 0; i < parts; i++) {
-    char *name = i ? fmt("split.%d.log", i) : xstrdup("split.log");
-    char *log = work_path(name);
+    char *log = job_split_log(work_dir(), i);
     diag_add_file(log);
     free(log);
-    free(name);
   }
   for (int k = 0; k < m->nshards; k++) {
     char *log = shard_file(work_dir(), k, ".clang.log");
