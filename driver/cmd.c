@@ -24,9 +24,11 @@ void cmd_split(struct argv *a, const struct opts *o, const char *dir, int parts,
   int threads = o->jobs / parts < 1 ? 1 : o->jobs / parts > 8 ? 8 : o->jobs / parts;
   char *pre =
       opts_presimplifies(o) ? fmt(";presimplify=%d;threads=%d", o->olevel, threads) : xstrdup("");
-  const char *profile = opts_profile(o);
-  char *prof =
-      profile ? fmt("shard-profile-use<path=%s;level=%d>,", profile, o->olevel) : xstrdup("");
+  const char *profile = opts_profile(o), *gen = opts_profile_gen(o);
+  char *prof = profile ? fmt("shard-profile-use<path=%s;level=%d>,", profile, o->olevel)
+               : gen   ? fmt("shard-profile-gen<path=%s;level=%d%s>,", gen, o->olevel,
+                           o->profile_atomic ? ";atomic" : "")
+                       : xstrdup("");
   av_pushf(a, "-passes=%s%sshard-cost,shard-partition<shards=%d>,shard-split<%s%s%s;quick-exit%s>",
            prof, mv, o->shards, split, pre, notify ? ";notify=3" : "", part == 0 ? ";verify" : "");
   free(prof);
@@ -79,7 +81,8 @@ void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m,
     av_push(a, *w);
   if (o->compile_cmd) {
     for (char **w = o->compile_cmd; *w; w++)
-      if (!opts_profile(o) || !opts_profile_flag(*w)) /* the split applied it */
+      if ((!opts_profile(o) || !opts_profile_flag(*w)) && /* the split applied it */
+          (!opts_profile_gen(o) || !opts_profile_gen_flag(*w)))
         av_push(a, *w);
     ir_args(a, bc, obj);
     shard_flags(a, o);

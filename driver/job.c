@@ -168,6 +168,11 @@ struct cache_key job_output_key(const struct opts *o, const char *driver, const 
     cache_hash_str(h, "profile-use");
     cache_hash_file(h, opts_profile(o));
   }
+  if (opts_profile_gen(o)) { /* the instrumentation the split applies */
+    char *gen = fmt("profile-gen %s%s", opts_profile_gen(o), o->profile_atomic ? " atomic" : "");
+    cache_hash_str(h, gen);
+    free(gen);
+  }
   if (o->compile_cmd) { /* launcher: the user's compiler and flags compile the shards */
     cache_hash_tool(h, o->compile_cmd[0]);
     for (char **w = o->compile_cmd; *w; w++)

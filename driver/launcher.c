@@ -7,33 +7,32 @@
    output and exit status). docs/launcher.md lists what is sharded and what passes through. */
 #define _XOPEN_SOURCE 700
 #include "launcher.h"
+#include "profiles.h"
 #include "util.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 /* The compiler's command as classified: its arguments (response files expanded), where the
    source and the output are, and why it passes through (NULL: it is sharded). */
 struct cmdline {
-  struct argv a;   /* a.v[0]: the compiler as given */
-  int src;         /* index of the source, or 0 */
-  const char *out; /* -o's value, or NULL */
-  int has_c;       /* -c */
-  int deps;        /* -MD or -MMD */
-  int dep_file;    /* -MF */
-  int dep_target;  /* -MT or -MQ */
-  int olevel;      /* the last -O, as shard's 0..3 */
-  int size_opt;    /* the last -O is -Os or -Oz */
-  char *profile;   /* the IR-level profile the last profile-use flag names (absolute), or NULL */
-  char *why;       /* the reason to run the compiler unchanged, or NULL */
+  struct argv a;        /* a.v[0]: the compiler as given */
+  int src;              /* index of the source, or 0 */
+  const char *out;      /* -o's value, or NULL */
+  int has_c;            /* -c */
+  int deps;             /* -MD or -MMD */
+  int dep_file;         /* -MF */
+  int dep_target;       /* -MT or -MQ */
+  int olevel;           /* the last -O, as shard's 0..3 */
+  int size_opt;         /* the last -O is -Os or -Oz */
+  struct profiles prof; /* its profile flags */
+  char *why;            /* the reason to run the compiler unchanged, or NULL */
 };
 
 /* Returns the file name part of PATH. */
@@ -184,10 +183,10 @@ static const char *const unchanged[] = {
     "-E", "-S", "-emit-llvm", "-fsyntax-only", "-M", "-MM", "-MJ*", "-###", "-v", "--analyze",
     "-flto", "-flto=*", "-fembed-bitcode*", "-gsplit-dwarf*", "-save-temps*", "-ftime-trace*",
     "-fmodules*", "-fsave-optimization-record*", "-foptimization-record-file*", "-ftest-coverage",
-    "--coverage", "-fprofile-arcs", "-fprofile-instr-generate*", "-fprofile-generate*",
+    "--coverage", "-fprofile-arcs", "-fprofile-generate-*", "-fprofile-continuous",
     "-fcs-profile-generate*", "-fprofile-sample-use*", "-fauto-profile*", "-fprofile-remapping-file*",
     "-fmemory-profile-use*", "-fstack-usage", "-frecord-command-line", "-grecord-command-line",
-    "-fcoverage-mapping", "-Xclang", "-serialize-diagnostics", "--serialize-diagnostics",
+    "-Xclang", "-serialize-diagnostics", "--serialize-diagnostics",
     "-working-directory", "-fdriver-only", "-emit-ast", "-print-*", "--print-*", "-dump*",
     "--version", "--help", "-cuda*", "--cuda*", "-fopenmp-targets*", "-fembed-offload-object*",
     "-o-", "-gz*", NULL};
@@ -201,55 +200,6 @@ static int forces_unchanged(const char *a) {
       return 1;
   }
   return 0;
-}
-
-/* What a profile-use flag names: an indexed profile of clang's front-end instrumentation
-   (-fprofile-instr-generate), an IR-level one (-fprofile-generate), one with a
-   context-sensitive part (-fcs-profile-generate), or a file that cannot be read here. */
-enum profile { PROFILE_UNREADABLE, PROFILE_FRONT_END, PROFILE_IR, PROFILE_CS_IR };
-
-/* The kind of profile that option A, -fprofile-use[=P] or -fprofile-instr-use[=P], names, and
-   its absolute path in *PATH (P defaults to default.profdata, a directory holds it). */
-static enum profile profile_kind(const char *a, char **path) {
-  const char *eq = strchr(a, '=');
-  const char *p = eq && eq[1] ? eq + 1 : "default.profdata";
-  struct stat st;
-  char *file =
-      stat(p, &st) == 0 && S_ISDIR(st.st_mode) ? fmt("%s/default.profdata", p) : xstrdup(p);
-  *path = realpath(file, NULL);
-  free(file);
-  FILE *f = *path ? fopen(*path, "rb") : NULL;
-  uint64_t head[2] = {0, 0}; /* an indexed profile's magic and version */
-  int ok = f && fread(head, sizeof head, 1, f) == 1;
-  if (f)
-    fclose(f);
-  const uint64_t magic = 0x8169666f72706cffULL, ir = 1ULL << 56, cs = 1ULL << 57;
-  if (!ok || head[0] != magic)
-    return PROFILE_UNREADABLE;
-  return head[1] & cs ? PROFILE_CS_IR : head[1] & ir ? PROFILE_IR : PROFILE_FRONT_END;
-}
-
-/* Takes profile-use flag A into C. A front-end profile is the front end's: the module
-   carries its counts, and the split imports the callees of hot calls. An IR-level one is
-   applied by the split to the whole module (shard-profile-use), as the pipeline would before
-   it goes on, and the shard compiles go without it: in a shard the functions' control-flow
-   hashes and a promoted local's name differ from the whole module's. A context-sensitive
-   part is applied after inlining, and a file that cannot be read is the compiler's to
-   report: the compiler runs unchanged. */
-static void take_profile(struct cmdline *c, const char *a) {
-  char *path;
-  enum profile k = profile_kind(a, &path);
-  free(c->profile);
-  c->profile = NULL;
-  if (k == PROFILE_IR && strpbrk(path, ";,<>"))
-    pass(c, "'%s' (a path the pass text cannot carry)", a);
-  else if (k == PROFILE_IR)
-    c->profile = path, path = NULL;
-  else if (k == PROFILE_CS_IR)
-    pass(c, "'%s' (a context-sensitive profile)", a);
-  else if (k == PROFILE_UNREADABLE)
-    pass(c, "'%s' (not an indexed profile shard can read)", a);
-  free(path);
 }
 
 /* The -O level A sets as shard's 0..3 (-Os, -Oz: 2; -Og, -O: 1; -Ofast: 3), or -1. */
@@ -272,11 +222,10 @@ static void take_option(struct cmdline *c, const char *a, const char *v) {
   int l = olevel_of(a);
   if (forces_unchanged(a))
     pass(c, "'%s'", a);
-  else if (opts_profile_flag(a))
-    take_profile(c, a);
-  else if (!strcmp(a, "-fno-profile-use") || !strcmp(a, "-fno-profile-instr-use"))
-    free(c->profile), c->profile = NULL;
-  else if (!strcmp(a, "-c"))
+  else if (profiles_take(&c->prof, a)) {
+    if (c->prof.why)
+      pass(c, "%s", c->prof.why);
+  } else if (!strcmp(a, "-c"))
     c->has_c = 1;
   else if (!strcmp(a, "-o"))
     c->out = v;
@@ -328,8 +277,9 @@ static void classify(struct cmdline *c) {
     }
     take_option(c, a, v);
   }
-  if (!c->why && c->profile && c->size_opt)
-    pass(c, "an IR-level profile at -Os or -Oz"); /* (the split applies it at -O1..-O3) */
+  profiles_check(&c->prof, c->olevel, c->size_opt);
+  if (c->prof.why)
+    pass(c, "%s", c->prof.why);
   if (!c->why && !c->has_c)
     pass(c, "no -c (a link)");
   if (!c->why && !c->src)
@@ -404,7 +354,9 @@ static void describe(struct opts *o, const struct cmdline *c, const char *path) 
   o->frontend = fe.v;
   o->compile_cmd = tp.v;
   o->olevel = c->olevel;
-  o->profile_use = c->profile;
+  o->profile_use = c->prof.use;
+  o->profile_gen = c->prof.gen;
+  o->profile_atomic = c->prof.atomic;
   o->split_min = LAUNCHER_SPLIT_MIN;
   o->one_shard_input = !o->mv_targets; /* multiversioning changes the code on purpose */
 }

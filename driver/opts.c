@@ -71,3 +71,14 @@ const char *opts_profile(const struct opts *o) { return o->olevel > 0 ? o->profi
 int opts_profile_flag(const char *arg) {
   return !strncmp(arg, "-fprofile-use", 13) || !strncmp(arg, "-fprofile-instr-use", 19);
 }
+
+/* The raw profile that the IR-level instrumentation the split applies (the launcher's
+   -fprofile-generate[=DIR]) has the program write, or NULL: none, or -O0. */
+const char *opts_profile_gen(const struct opts *o) { return o->olevel > 0 ? o->profile_gen : NULL; }
+
+/* Whether compiler argument ARG asks for IR-level instrumentation or sets how its counters
+   are updated (-fprofile-generate[=DIR], -fprofile-update=). */
+int opts_profile_gen_flag(const char *arg) {
+  return !strcmp(arg, "-fprofile-generate") || !strncmp(arg, "-fprofile-generate=", 19) ||
+         !strncmp(arg, "-fprofile-update=", 17);
+}

@@ -49,6 +49,10 @@ struct opts {
   int presimplify;         /* --presimplify: simplify once what shards share (-O1..-O3 only) */
   const char *profile_use; /* an IR-level profile the split applies to the whole module
                               (shard-profile-use), or NULL; the shard compiles go without it */
+  const char *profile_gen; /* the raw profile (clang's default_%m.profraw) of the IR-level
+                              instrumentation the split applies (shard-profile-gen), or NULL;
+                              the shard compiles go without it */
+  int profile_atomic;      /* its counters updated atomically (-fprofile-update=atomic) */
   const char *out;         /* -o */
   const char *input;       /* the .bc or .ll module (launcher: DIR/input.bc, the front end's) */
   /* Compiler launcher (launcher.c): the front end writes the input, the user's compiler
@@ -73,5 +77,7 @@ void opts_cache(struct opts *o, int given, int off);
 int opts_presimplifies(const struct opts *o);
 const char *opts_profile(const struct opts *o);
 int opts_profile_flag(const char *arg);
+const char *opts_profile_gen(const struct opts *o);
+int opts_profile_gen_flag(const char *arg);
 
 #endif

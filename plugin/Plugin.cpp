@@ -26,6 +26,7 @@
 #include "multiversion/MV.h"
 #include "partition/ShardPartition.h"
 #include "presimplify/Presimplify.h"
+#include "profile/ProfileGen.h"
 #include "profile/ProfileUse.h"
 #include "split/ShardSplit.h"
 
@@ -231,6 +232,33 @@ bool parseMVClone(StringRef Params, ModulePassManager &MPM) {
   return OK;
 }
 
+/// shard-profile-use<path=P;level=L> and shard-profile-gen<path=F;level=L[;atomic]>.
+bool parseProfilePass(StringRef Pass, StringRef Params, ModulePassManager &MPM) {
+  bool Gen = Pass == "shard-profile-gen";
+  std::string Path;
+  unsigned Level = 2;
+  bool Atomic = false;
+  bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
+    if (Key == "path" && !Value.empty())
+      return (Path = Value.str()), true;
+    if (Key == "level")
+      return (!Value.getAsInteger(10, Level) && Level >= 1 && Level <= 3) ||
+             badParam(Pass, Param, "expected a level from 1 to 3");
+    if (Gen && Key == "atomic" && Value.empty())
+      return Atomic = true;
+    return badParam(Pass, Param,
+                    Gen ? "expected path=FILE, level=L or atomic"
+                        : "expected path=FILE or level=L");
+  });
+  if (OK && Path.empty())
+    OK = badParam(Pass, "", "expected path=FILE");
+  if (OK && Gen)
+    MPM.addPass(shard::ShardProfileGenPass(Path, Level, Atomic));
+  else if (OK)
+    MPM.addPass(shard::ShardProfileUsePass(Path, Level));
+  return OK;
+}
+
 bool parseModulePass(StringRef Name, ModulePassManager &MPM,
                      ArrayRef<PassBuilder::PipelineElement>) {
   StringRef Params;
@@ -250,23 +278,10 @@ bool parseModulePass(StringRef Name, ModulePassManager &MPM,
     return parseMVAnnotate(Params, MPM);
   if (matchPass(Name, "shard-mv", Params))
     return parseMVClone(Params, MPM);
-  if (matchPass(Name, "shard-profile-use", Params)) {
-    std::string Path;
-    unsigned Level = 2;
-    bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
-      if (Key == "path" && !Value.empty())
-        return (Path = Value.str()), true;
-      if (Key == "level")
-        return (!Value.getAsInteger(10, Level) && Level >= 1 && Level <= 3) ||
-               badParam("shard-profile-use", Param, "expected a level from 1 to 3");
-      return badParam("shard-profile-use", Param, "expected path=FILE or level=L");
-    });
-    if (OK && Path.empty())
-      OK = badParam("shard-profile-use", "", "expected path=FILE");
-    if (OK)
-      MPM.addPass(shard::ShardProfileUsePass(Path, Level));
-    return OK;
-  }
+  if (matchPass(Name, "shard-profile-use", Params))
+    return parseProfilePass("shard-profile-use", Params, MPM);
+  if (matchPass(Name, "shard-profile-gen", Params))
+    return parseProfilePass("shard-profile-gen", Params, MPM);
   return false;
 }
 
@@ -289,6 +304,7 @@ void shard::registerPlugin(PassBuilder &PB) {
     PIC->addClassToPassName(shard::MVAnnotatePass::name(), "shard-mv-annotate");
     PIC->addClassToPassName(shard::MVClonePass::name(), "shard-mv");
     PIC->addClassToPassName(shard::ShardProfileUsePass::name(), "shard-profile-use");
+    PIC->addClassToPassName(shard::ShardProfileGenPass::name(), "shard-profile-gen");
   }
   PB.registerPipelineParsingCallback(parseModulePass);
   shard::registerPresimplifiedSkip(PB);

@@ -5,8 +5,8 @@
 // makes: private copies of small locals (dupEligible), copies of small
 // discardable comdat groups, as C++ compilers emit them in every unit (the copy
 // units of buildLayout), and available_externally imports of small functions
-// and constants (importEligible). placeShard walks the references from a
-// shard's own definitions to choose them.
+// and constants (importEligible). placeShard (Place.cpp) walks the references
+// from a shard's own definitions to choose them.
 //
 //===----------------------------------------------------------------------===//
 #include "split/Layout.h"
@@ -22,7 +22,9 @@
 #include "llvm/IR/GlobalIFunc.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/ProfileData/InstrProf.h"
 #include "llvm/Support/Debug.h"
 
 #include <algorithm>
@@ -33,6 +35,22 @@ using namespace llvm;
 
 namespace shard {
 namespace split {
+
+/// Whether every call to F is inlined whatever its cost (always_inline: the serial
+/// build's first inliner takes it into each caller), so that a copy or an import of it
+/// in a caller's shard is what the serial build does, at any size.
+bool alwaysInlined(const GlobalValue &GV) {
+  const auto *F = dyn_cast<Function>(&GV);
+  return F && F->hasFnAttribute(Attribute::AlwaysInline) && !F->hasFnAttribute(Attribute::NoInline);
+}
+
+/// The largest function a shard imports (twice that with inlinehint): import-cost, or
+/// local-import-cost for a local. An imported local is promoted, and where every importer
+/// inlines it, its owner's copy is left called by nothing (the serial build deletes it);
+/// a global's owner keeps its definition anyway.
+uint64_t importLimit(const Function &F, const SplitLimits &Lim) {
+  return F.hasLocalLinkage() ? std::min(Lim.ImportCost, Lim.LocalImportCost) : Lim.ImportCost;
+}
 
 namespace {
 
@@ -119,6 +137,20 @@ bool smallConstant(const GlobalVariable &V, const SplitLimits &Lim) {
          !hasBlockAddress(V.getInitializer());
 }
 
+/// Whether GV is a definition each shard that names it must hold itself, as the
+/// translation unit did: a function-name variable of front-end instrumentation
+/// (-fprofile-instr-generate, "__profn_NAME", named by llvm.instrprof.* only). Each
+/// shard's lowering turns it into that shard's counters: private ones for a private
+/// name (one profile record per shard, which llvm-profdata adds up), shared ones through
+/// the linkage of any other (one per program). An imported or promoted name would leave
+/// counters no shard defines.
+bool perShardDefinition(const GlobalValue &GV) {
+  const auto *V = dyn_cast<GlobalVariable>(&GV);
+  return V && V->hasInitializer() && V->getName().starts_with(getInstrProfNameVarPrefix()) &&
+         !V->use_empty() &&
+         llvm::all_of(V->users(), [](const User *U) { return isa<InstrProfInstBase>(U); });
+}
+
 /// Whether every use of F is an instruction of one function.
 bool oneCaller(const Function &F) {
   const Function *Caller = nullptr;
@@ -129,14 +161,6 @@ bool oneCaller(const Function &F) {
     Caller = I->getFunction();
   }
   return true;
-}
-
-/// Whether every call to F is inlined whatever its cost (always_inline: the serial
-/// build's first inliner takes it into each caller), so that a copy or an import of it
-/// in a caller's shard is what the serial build does, at any size.
-bool alwaysInlined(const GlobalValue &GV) {
-  const auto *F = dyn_cast<Function>(&GV);
-  return F && F->hasFnAttribute(Attribute::AlwaysInline) && !F->hasFnAttribute(Attribute::NoInline);
 }
 
 /// Whether a shard's inliner sees a private copy of local function F (of cost Cost) as
@@ -167,14 +191,6 @@ bool dupEligible(const GlobalValue &GV, const SplitLimits &Lim) {
   if (const auto *V = dyn_cast<GlobalVariable>(&GV))
     return V->hasGlobalUnnamedAddr() && smallConstant(*V, Lim);
   return false;
-}
-
-/// The largest function a shard imports (twice that with inlinehint): import-cost, or
-/// local-import-cost for a local. An imported local is promoted, and where every importer
-/// inlines it, its owner's copy is left called by nothing (the serial build deletes it);
-/// a global's owner keeps its definition anyway.
-uint64_t importLimit(const Function &F, const SplitLimits &Lim) {
-  return F.hasLocalLinkage() ? std::min(Lim.ImportCost, Lim.LocalImportCost) : Lim.ImportCost;
 }
 
 /// Whether GV's body may stand for the definition the linker keeps: ODR definitions may
@@ -238,6 +254,8 @@ std::vector<bool> groupComdats(Layout &L) {
   L.Unit.assign(L.Defs.size(), -1);
   for (uint32_t I = 0; I < L.Defs.size(); ++I) {
     const Comdat *C = comdatOf(*L.Defs[I]);
+    if (perShardDefinition(*L.Defs[I]))
+      continue;
     if (!C) {
       if (L.Defs[I]->hasLinkOnceLinkage() && isa<GlobalObject>(L.Defs[I]) &&
           !isa<GlobalIFunc>(L.Defs[I])) {
@@ -321,9 +339,13 @@ void markCopiesAndImports(Layout &L, const SplitLimits &Lim, const StringSet<> &
   L.Dup.resize(L.Defs.size());
   L.Import.resize(L.Defs.size());
   L.Sinkable.resize(L.Defs.size());
+  L.PerShard.resize(L.Defs.size());
   for (uint32_t I = 0; I < L.Defs.size(); ++I) {
     const GlobalValue &GV = *L.Defs[I];
     if (L.Unit[I] >= 0 || (GV.hasName() && Pinned.contains(GV.getName())))
+      continue;
+    L.PerShard[I] = perShardDefinition(GV);
+    if (L.PerShard[I])
       continue;
     L.Dup[I] = dupEligible(GV, Lim);
     L.Import[I] = !L.Dup[I] && importEligible(GV, Lim);
@@ -357,80 +379,6 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim, bool CopyBo
   return L;
 }
 
-/// Marks in Placed how shard S holds each definition: its own, the comdat groups
-/// and small locals they need (copies), and what it imports for inlining and
-/// folding, up to Lim.Depth imports deep. Breadth-first by import depth, so each
-/// definition gets the shallowest depth whatever the order of references. Tiny
-/// definitions (cost up to Lim.TinyCost: the accessors and wrappers C++ libraries nest
-/// many levels deep; always_inline functions, at any cost) and the input's own
-/// available_externally definitions (C++ extern templates such as std::string's
-/// members, which the serial build has every one of) are followed at any depth, and a
-/// tiny or inline function adds no depth: what a wrapper refers to is copied or imported
-/// as if its caller referred to it.
-void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector<uint8_t> &Placed) {
-  Placed.assign(L.Defs.size(), NotHere);
-  // Discardable groups reach one level deeper than imports: past that, their owner
-  // keeps them alive (keepAlive) and a declaration does.
-  const unsigned CopyDepth = Lim.Depth + 1;
-  std::vector<std::vector<uint32_t>> Level(1);
-  for (uint32_t I = 0; I < L.Defs.size(); ++I)
-    if (L.Owner[I] == S) {
-      Placed[I] = Own;
-      Level[0].push_back(I);
-    }
-  auto Tiny = [&](uint32_t R) {
-    return L.Unit[R] >= 0 ? L.UnitCost[L.Unit[R]] <= Lim.TinyCost
-                          : L.Cost[R] <= Lim.TinyCost || alwaysInlined(*L.Defs[R]);
-  };
-  // An inline function (inlinehint: C++'s `inline`, a member defined in its class) small
-  // enough to import: the serial inliner takes it as surely as a wrapper.
-  auto Hinted = [&](uint32_t R) {
-    const auto *F = dyn_cast<Function>(L.Defs[R]);
-    return F && F->hasFnAttribute(Attribute::InlineHint) && L.Cost[R] <= importLimit(*F, Lim);
-  };
-  for (unsigned D = 0; D < Level.size(); ++D) {
-    for (size_t K = 0; K < Level[D].size(); ++K) { // grows while we walk it
-      uint32_t I = Level[D][K];
-      // A tiny or inline function adds no depth: what a wrapper calls is as deep as the
-      // wrapper, as the serial inliner sees it once the wrapper is inlined. (Not so for a
-      // constant: the functions a vtable names are seldom inlined.)
-      // A call at a hot site adds no depth either: the serial inliner takes hot callees
-      // (and theirs) far above its ordinary threshold.
-      auto Hot = [&](uint32_t R) { return llvm::binary_search(L.HotCalls[I], R); };
-      auto Next = [&](uint32_t R, Place P) {
-        assert(Placed[R] == NotHere && "a definition is placed once");
-        Placed[R] = P;
-        unsigned To = isa<Function>(L.Defs[R]) && (Tiny(R) || Hinted(R) || Hot(R)) ? D : D + 1;
-        if (Level.size() <= To)
-          Level.emplace_back();
-        Level[To].push_back(R);
-      };
-      // A function whose address is only taken here (a callback, a table entry) is not
-      // inlined: a copy or an import of it would be compiled for nothing.
-      auto Called = [&](uint32_t R) {
-        return !isa<Function>(L.Defs[R]) || llvm::binary_search(L.Calls[I], R);
-      };
-      for (uint32_t R : L.Refs[I]) {
-        if (Placed[R] != NotHere)
-          continue;
-        if (L.Unit[R] >= 0) {
-          if ((D < CopyDepth || Tiny(R)) && Called(R))
-            for (uint32_t Member : L.UnitMembers[L.Unit[R]])
-              if (Placed[Member] == NotHere)
-                Next(Member, L.UnitImported[L.Unit[R]] ? Import : Copy);
-        } else if (L.Dup[R]) {
-          Placed[R] = Dup;
-          Level[D].push_back(R);
-        } else if (((Lim.ImportCost && L.Defs[R]->hasAvailableExternallyLinkage()) ||
-                    (L.Import[R] && (D < Lim.Depth || Tiny(R))) || (L.HotImport[R] && Hot(R))) &&
-                   Called(R)) {
-          Next(R, Import);
-        }
-      }
-    }
-  }
-}
-
 void addDefinitions(Layout &L, ArrayRef<GlobalObject *> New, const SplitLimits &Lim) {
   uint32_t First = L.Defs.size();
   unsigned Pos = L.SourcePos.size(); // after every global value the module had
@@ -452,67 +400,12 @@ void addDefinitions(Layout &L, ArrayRef<GlobalObject *> New, const SplitLimits &
     L.HotCalls.emplace_back();
     L.HotImport.push_back(0);
     L.Sinkable.push_back(0);
+    L.PerShard.push_back(0);
   }
   L.Refs.resize(L.Defs.size());
   L.Calls.resize(L.Defs.size());
   for (uint32_t I = First; I < L.Defs.size(); ++I)
     collectLinks(L, I);
-}
-
-namespace {
-
-/// The owner of each definition from First on: the owner of the first definition before
-/// First (in layout order) that reaches it through them, which thus holds what names it;
-/// shard 0 for one that none reaches (named from metadata only).
-void ownAdded(Layout &L, uint32_t First) {
-  std::vector<uint8_t> Owned(L.Defs.size() - First, 0);
-  std::vector<uint32_t> Work;
-  for (uint32_t I = 0; I < First; ++I) {
-    Work.assign(1, I);
-    while (!Work.empty()) {
-      uint32_t J = Work.back();
-      Work.pop_back();
-      for (uint32_t R : L.Refs[J])
-        if (R >= First && !Owned[R - First]) {
-          Owned[R - First] = 1;
-          L.Owner[R] = L.Owner[I];
-          Work.push_back(R);
-        }
-    }
-  }
-}
-
-} // namespace
-
-void placeAdded(Layout &L, uint32_t First, std::vector<std::vector<uint8_t>> &Placed) {
-  ownAdded(L, First);
-  std::vector<uint32_t> Work;
-  for (unsigned S = 0; S < Placed.size(); ++S) {
-    std::vector<uint8_t> &P = Placed[S];
-    assert(P.size() == First && "placed before the definitions were added");
-    P.resize(L.Defs.size(), NotHere);
-    for (uint32_t I = First; I < L.Defs.size(); ++I)
-      if (L.Owner[I] == S)
-        P[I] = Own;
-    Work.clear();
-    for (uint32_t I = 0; I < L.Defs.size(); ++I)
-      if (P[I] != NotHere)
-        Work.push_back(I);
-    // What a held definition names is held too: the result depends on what is reached
-    // (and called), not on the order of the walk.
-    while (!Work.empty()) {
-      uint32_t I = Work.back();
-      Work.pop_back();
-      for (uint32_t R : L.Refs[I]) {
-        if (R < First || P[R] != NotHere)
-          continue;
-        bool Called = !isa<Function>(L.Defs[R]) || llvm::binary_search(L.Calls[I], R);
-        P[R] = L.Dup[R] ? Dup : L.Import[R] && Called ? Import : NotHere;
-        if (P[R] != NotHere)
-          Work.push_back(R);
-      }
-    }
-  }
 }
 
 } // namespace split

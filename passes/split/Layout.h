@@ -3,8 +3,8 @@
 // The split's view of the module: its definitions in module order with their
 // owners, costs and references, the copy units (small discardable comdat
 // groups), and which definitions a shard may copy privately or import. Built
-// once (buildLayout); placeShard then decides, per shard, how it holds each
-// definition.
+// once (buildLayout, Layout.cpp); placeShard then decides, per shard, how it
+// holds each definition (Place.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SHARD_SPLIT_LAYOUT_H
@@ -17,6 +17,7 @@
 #include <vector>
 
 namespace llvm {
+class Function;
 class GlobalObject;
 class GlobalValue;
 class GlobalVariable;
@@ -53,6 +54,8 @@ struct Layout {
   std::vector<uint8_t> HotImport;              // a function a shard may import for such a call
   std::vector<uint8_t> Sinkable; // a local function any shard may copy privately (not pinned,
                                  // copyableLocal)
+  std::vector<uint8_t> PerShard; // held by every shard that names it, with its own linkage:
+                                 // never promoted or imported (perShardDefinition)
 };
 
 /// How a shard holds a definition.
@@ -63,6 +66,11 @@ enum Place : uint8_t {
   Dup = 3,    // private copy of a small local (internal, as in the input)
   Import = 4, // available_externally copy, for inlining and constant folding
 };
+
+/// Whether every call to GV is inlined whatever its cost (always_inline).
+bool alwaysInlined(const llvm::GlobalValue &GV);
+/// The largest function a shard imports (twice that with inlinehint).
+uint64_t importLimit(const llvm::Function &F, const SplitLimits &Lim);
 
 /// The layout of M's definitions under plan P. Pinned: the names that must survive
 /// promotion (pinnedNames), whose definitions are neither copied nor imported.
@@ -79,6 +87,11 @@ void collectLinks(Layout &L, uint32_t I);
 void markHotCalls(llvm::Module &M, Layout &L, const SplitLimits &Lim);
 /// Marks in Placed (one Place per definition) how shard S holds each definition.
 void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector<uint8_t> &Placed);
+
+/// Makes every shard that holds a definition naming a per-shard one (L.PerShard) hold
+/// that one too: a private copy of a local, a copy of any other. Run after every other
+/// placement, so that nothing promotes or imports them.
+void holdPerShard(const Layout &L, std::vector<std::vector<uint8_t>> &Placed);
 
 /// Adds to L the local definitions New, made in the module after buildLayout (by
 /// presimplify), in order, with what they refer to and whether a shard may copy or

@@ -199,6 +199,12 @@ void buildShard(ClonedModule &C, const Module &M, const Plan &P, const Layout &L
       GV->setLinkage(GlobalValue::AvailableExternallyLinkage);
       if (auto *GO = dyn_cast<GlobalObject>(GV))
         GO->setComdat(nullptr);
+    } else if (Here[I] == Dup && L.PerShard[I]) {
+      // A private instrumentation name gives private counters, in a deduplicated group of
+      // that name where they count an imported function: named per shard, each shard's
+      // group stays its own.
+      auto *GV = cast<GlobalValue>(C.VMap[L.Defs[I]]);
+      GV->setName(GV->getName() + ".shard" + Twine(S));
     }
   bool IsAsmShard = S == P.AsmShard;
   if (IsAsmShard)

@@ -5,8 +5,9 @@
 // (docs/contract.md); shard-split<memory> hands the same bytes to the sink of
 // the thread's in-process split. The pass runs the stages of this folder in order:
 //
-//   Layout.cpp       what the module defines, and how each shard holds it
+//   Layout.cpp       what the module defines, and what shards may copy or import
 //   Hot.cpp          (with a profile) the hot calls, whose callees shards import
+//   Place.cpp        how each shard holds each definition
 //   Sink.cpp         private copies in place of promoted locals
 //   presimplify/     (presimplify=L) simplify once what several shards hold
 //   Promote.cpp      names, promotion of locals that cross shards, keep-alive
@@ -119,6 +120,7 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     sinkImportReachedLocals(L, Placed);
   if (Opts.Presimplify)
     presimplifyShared(M, L, Opts.Limits, Placed, {Opts.Presimplify, Opts.Threads, Opts.Verify});
+  holdPerShard(L, Placed);
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
   keepAlive(L, P->NumShards, Placed);
 
