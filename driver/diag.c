@@ -2,8 +2,10 @@
    diagnostic as "warning: FILE:L:C: TEXT" (its location from the module's debug locations, or
    "<unknown>:0:0"), where the compiler from the source prints "FILE:L:C: warning: TEXT": the
    logs are read in shard order, each diagnostic kept once (a function several shards hold is
-   reported by each), the location put first, a promoted symbol named as in the object, and one "N
-   warnings generated." line at the end with the number of distinct warnings. */
+   reported by each), the location put first, a promoted symbol named as in the object, the
+   module's file named as the source, and one "N warnings generated." line at the end with the
+   number of distinct warnings. The split's diagnostics (opt's: a profile's use) are the ones
+   clang reports in group -Wbackend-plugin, which the compiler's flags silence or make errors. */
 #define _XOPEN_SOURCE 700
 #include "diag.h"
 
@@ -14,7 +16,10 @@
 
 static struct argv seen;    /* the diagnostics kept, in order */
 static int warnings;        /* how many of them are warnings */
+static int errors;          /* how many are errors */
 static struct argv renames; /* pairs: a promoted symbol's name, its name in the object */
+static const char *module;  /* the module's file, named in a diagnostic without a location */
+static const char *source;  /* what the compiler from the source names instead */
 
 /* The kind ("warning", "error", "remark", "note") LINE starts with, its length in *N; or NULL. */
 static const char *kind_of(const char *line, size_t *n) {
@@ -48,7 +53,9 @@ static char *reformat(const char *line) {
   if (!kind)
     return xstrdup(line);
   const char *rest = line + n + 2;
-  size_t loc = location(rest);
+  size_t loc = location(rest), m = module ? strlen(module) : 0;
+  if (!loc && m && !strncmp(rest, module, m) && !strncmp(rest + m, ": ", 2))
+    return fmt("%s: %s%s", kind, source, rest + m);
   if (!loc)
     return xstrdup(line);
   if (!strncmp(rest, "<unknown>:0:0: ", loc))
@@ -60,6 +67,40 @@ static char *reformat(const char *line) {
    generated."): the count is made again over the distinct diagnostics. */
 static int is_count(const char *line) {
   return isdigit((unsigned char)line[0]) && strstr(line, " generated.");
+}
+
+/* The level of clang's group -Wbackend-plugin under compiler command ARGV, by clang's rules:
+   on by default; -w silences every warning; the last of -Wbackend-plugin, -Werror=backend-plugin
+   (on) and -Wno-backend-plugin, -Wno-everything (off) decides whether it is on; an error with
+   -Werror=backend-plugin, or with the last of -Werror and -Wno-error unless
+   -Wno-error=backend-plugin came after the last -Werror=backend-plugin. */
+enum diag_level diag_plugin_level(char *const *argv) {
+  int on = 1, quiet = 0, werror = 0, group = -1; /* group: -Werror=G's 1, -Wno-error=G's 0 */
+  for (char *const *a = argv + 1; *a; a++) {
+    if (!strcmp(*a, "-w") || !strcmp(*a, "--no-warnings"))
+      quiet = 1;
+    else if (!strcmp(*a, "-Wbackend-plugin"))
+      on = 1;
+    else if (!strcmp(*a, "-Wno-backend-plugin") || !strcmp(*a, "-Wno-everything"))
+      on = 0;
+    else if (!strcmp(*a, "-Werror=backend-plugin"))
+      on = 1, group = 1;
+    else if (!strcmp(*a, "-Wno-error=backend-plugin"))
+      group = 0;
+    else if (!strcmp(*a, "-Werror") || !strcmp(*a, "-Wno-error"))
+      werror = (*a)[3] != 'n';
+  }
+  if (quiet || !on)
+    return DIAG_IGNORED;
+  return group == 1 || (group < 0 && werror) ? DIAG_ERROR : DIAG_WARNING;
+}
+
+/* Names the module's file MODULE as SOURCE, the file the compiler was given, in the
+   diagnostics to come (a compile of IR names the module's file, one from the source the
+   source's). */
+void diag_source(const char *module_file, const char *source_file) {
+  module = module_file;
+  source = source_file;
 }
 
 /* Names promoted symbol NEW by its name in the object, OLD, in the diagnostics to come. */
@@ -93,26 +134,50 @@ static void keep(char *d) {
   size_t n;
   const char *k = kind_of(d, &n);
   warnings += (k && !strcmp(k, "warning")) || strstr(d, ": warning: ") != NULL;
+  errors += (k && !strcmp(k, "error")) || strstr(d, ": error: ") != NULL;
   av_take(&seen, d);
 }
 
-/* Reads the compiler's log LOG: its diagnostics, each a first line and the lines that follow
-   it (the source line, the caret), are kept once. */
-void diag_add_file(const char *log) {
+/* The split's diagnostic LINE (reformatted; freed) as clang reports a warning of group
+   -Wbackend-plugin at LEVEL, or NULL when that silences it; not a warning: LINE. */
+static char *plugin(char *line, enum diag_level level) {
+  const char *w = "warning: ";
+  size_t loc = location(line), n = strlen(w);
+  if (strncmp(line + loc, w, n))
+    return line;
+  char *r = level == DIAG_IGNORED ? NULL
+            : level == DIAG_ERROR
+                ? fmt("%.*serror: %s [-Werror,-Wbackend-plugin]", (int)loc, line, line + loc + n)
+                : fmt("%s [-Wbackend-plugin]", line);
+  free(line);
+  return r;
+}
+
+/* Reads log LOG (SPLIT: the split's, its warnings at LEVEL): its diagnostics, each a first
+   line and the lines that follow it (the source line, the caret), are kept once. */
+static void add(const char *log, int split, enum diag_level level) {
   FILE *f = fopen(log, "r");
   if (!f)
     return;
   char *line = NULL, *d = NULL;
   size_t cap = 0;
+  int dropped = 0; /* the diagnostic being read is silenced */
   for (ssize_t r; (r = getline(&line, &cap, f)) > 0;) {
     if (line[r - 1] == '\n')
       line[r - 1] = 0;
     if (is_count(line))
       continue;
     size_t n;
+    if (kind_of(line, &n) || location(line)) { /* a new diagnostic */
+      if (d)
+        keep(d), d = NULL;
+      dropped = 0;
+    }
     char *l = reformat(line);
-    if (d && (kind_of(line, &n) || location(line))) /* a new diagnostic */
-      keep(d), d = NULL;
+    if (split && !dropped && !d)
+      dropped = !(l = plugin(l, level));
+    if (dropped)
+      continue;
     char *joined = d ? fmt("%s\n%s", d, l) : xstrdup(l);
     free(d);
     free(l);
@@ -124,14 +189,27 @@ void diag_add_file(const char *log) {
   fclose(f);
 }
 
-/* Prints the diagnostics kept and the count of warnings, and forgets them. */
-void diag_flush(void) {
+/* Reads the compiler's log LOG. */
+void diag_add_file(const char *log) { add(log, 0, DIAG_WARNING); }
+
+/* Reads the split's log LOG: its warnings are clang's -Wbackend-plugin at LEVEL. */
+void diag_add_split(const char *log, enum diag_level level) { add(log, 1, level); }
+
+/* Prints the diagnostics kept and their count, as clang does, and forgets them; returns
+   how many were errors. */
+int diag_flush(void) {
   for (int i = 0; i < seen.n; i++)
     fprintf(stderr, "%s\n", seen.v[i]);
-  if (warnings)
-    fprintf(stderr, "%d warning%s generated.\n", warnings, warnings == 1 ? "" : "s");
+  if (warnings && errors)
+    fprintf(stderr, "%d warning%s and %d error%s generated.\n", warnings, warnings == 1 ? "" : "s",
+            errors, errors == 1 ? "" : "s");
+  else if (warnings || errors)
+    fprintf(stderr, "%d %s%s generated.\n", warnings + errors, warnings ? "warning" : "error",
+            warnings + errors == 1 ? "" : "s");
+  int n = errors;
   av_free(&seen);
   av_free(&renames);
   seen = renames = (struct argv){0};
-  warnings = 0;
+  warnings = errors = 0;
+  return n;
 }

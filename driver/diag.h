@@ -5,8 +5,14 @@
 
 #include "util.h"
 
+/* How the compiler's flags treat a group of warnings. */
+enum diag_level { DIAG_IGNORED, DIAG_WARNING, DIAG_ERROR };
+
+enum diag_level diag_plugin_level(char *const *argv);
+void diag_source(const char *module, const char *source);
 void diag_rename(const char *new, const char *old);
 void diag_add_file(const char *log);
-void diag_flush(void);
+void diag_add_split(const char *log, enum diag_level level);
+int diag_flush(void);
 
 #endif

@@ -344,6 +344,7 @@ static void describe(struct opts *o, const struct cmdline *c, const char *path) 
     i += val;
   }
   o->out = object_name(c);
+  o->source = c->a.v[c->src];
   if (c->deps && !c->dep_file) /* else it would be named after the module */
     av_push(&fe, "-MF"), av_take(&fe, dep_name(o->out));
   if (c->deps && !c->dep_target) /* clang's default target: the object, quoted */

@@ -57,6 +57,7 @@ struct opts {
   const char *input;       /* the .bc or .ll module (launcher: DIR/input.bc, the front end's) */
   /* Compiler launcher (launcher.c): the front end writes the input, the user's compiler
      compiles the shards. NULL in the other front ends. */
+  const char *source;           /* the source as the compiler's command names it */
   char **frontend;              /* the front-end step's argv without "-o FILE" (NULL-terminated) */
   char **compile_cmd;           /* the compile command template: the user's compiler and the flags
                                    each shard compile gets before "-c -x ir BC -o OBJ"; NULL: the

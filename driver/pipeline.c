@@ -104,6 +104,7 @@ static void compile_input(const struct opts *o, const struct cache_key *key) {
   for (const char **t = tail; *t; t++)
     av_push(&a, *t);
   char *log = work_path("input.clang.log");
+  diag_source(o->input, o->source);
   int st;
   pid_t pid = proc_spawn(a.v, log);
   while (proc_wait(&st) != pid)
@@ -121,15 +122,18 @@ static void compile_input(const struct opts *o, const struct cache_key *key) {
 }
 
 /* Launcher: prints the backend diagnostics of the split (the logs of its PARTS: the profile's
-   use, such as a function whose control flow no longer matches the profile) and of M's shard
-   compiles once each. */
-static void shard_diagnostics(int parts, const struct manifest *m) {
+   use, such as a function whose control flow no longer matches the profile, as the compiler
+   O->compile_cmd reports them) and of M's shard compiles once each; returns how many were
+   errors. */
+static int shard_diagnostics(const struct opts *o, int parts, const struct manifest *m) {
   for (size_t i = 0; i < m->npromos; i++)
     if (m->promos[i].old)
       diag_rename(m->promos[i].new, m->promos[i].old);
+  diag_source(o->input, o->source);
+  enum diag_level level = diag_plugin_level(o->compile_cmd);
   for (int i = 0; i < parts; i++) {
     char *log = job_split_log(work_dir(), i);
-    diag_add_file(log);
+    diag_add_split(log, level);
     free(log);
   }
   for (int k = 0; k < m->nshards; k++) {
@@ -137,7 +141,7 @@ static void shard_diagnostics(int parts, const struct manifest *m) {
     diag_add_file(log);
     free(log);
   }
-  diag_flush();
+  return diag_flush();
 }
 
 /* Runs the three phases with the local executor, then writes the reports and OUT (and
@@ -145,8 +149,8 @@ static void shard_diagnostics(int parts, const struct manifest *m) {
 static void build_local(const struct opts *o, struct marks *t, struct cache_key key) {
   struct manifest m;
   int jobs = local_build(&m, o, t, 1);
-  if (jobs >= 0 && o->compile_cmd)
-    shard_diagnostics(t->parts, &m);
+  if (jobs >= 0 && o->compile_cmd && shard_diagnostics(o, t->parts, &m))
+    exit(1);      /* warnings made errors (-Werror): as the compiler, no object */
   if (jobs < 0) { /* launcher: the plan has one shard */
     if (o->verbose)
       note("the plan of '%s' has one shard (%llu cost): one compile, no split", o->input,
