@@ -6,7 +6,9 @@
    several drivers can share one cache: a reader sees a whole entry or none. A hit refreshes
    the entry's modification time; cache_trim removes the least recently used entries while
    the cache is over its size, under an flock on DIR/lock (skipped while another driver
-   holds it). The cache is an optimisation: when it cannot be written the build goes on. */
+   holds it). The cache is an optimisation: when it cannot be written the build goes on.
+   The compiler's diagnostics of an object, when it printed any, are an entry of their own
+   (its key derived from the object's), so that a hit prints them as the compile did. */
 #define _XOPEN_SOURCE 700
 #define _DEFAULT_SOURCE /* flock */
 #include "cache.h"
@@ -267,6 +269,31 @@ void cache_put(struct cache_key k, const char *src) {
   else
     cache_put_mem(&drv, k, buf, len);
   free(buf);
+}
+
+/* The key of the diagnostics stored with object entry K. */
+static struct cache_key log_key(struct cache_key k) {
+  XXH128_hash_t h = XXH3_128bits_withSeed(&k, sizeof k, 0x6c6f67); /* "log" */
+  return (struct cache_key){h.low64, h.high64};
+}
+
+/* Stores the file LOG, the diagnostics the compile of object entry K printed, with it when
+   it holds any. */
+void cache_put_log(struct cache_key k, const char *log) {
+  struct stat st;
+  if (drv.root && stat(log, &st) == 0 && st.st_size > 0) {
+    int stores = drv.stores;
+    cache_put(log_key(k), log);
+    drv.stores = stores;
+  }
+}
+
+/* Writes to the file LOG the diagnostics stored with object entry K (nothing when there are
+   none); neither a hit nor a miss. */
+void cache_get_log(struct cache_key k, const char *log) {
+  int hits = drv.hits, misses = drv.misses;
+  cache_get(log_key(k), log);
+  drv.hits = hits, drv.misses = misses;
 }
 
 /* One file of the cache, for eviction. */

@@ -40,6 +40,8 @@ int cache_open(const char *dir, unsigned long long max_bytes, int verbose);
 int cache_on(void);
 int cache_get(struct cache_key k, const char *dst);
 void cache_put(struct cache_key k, const char *src);
+void cache_put_log(struct cache_key k, const char *log);
+void cache_get_log(struct cache_key k, const char *log);
 void cache_trim(void);
 void cache_counts(int *hits, int *misses);
 

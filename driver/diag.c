@@ -195,17 +195,25 @@ void diag_add_file(const char *log) { add(log, 0, DIAG_WARNING); }
 /* Reads the split's log LOG: its warnings are clang's -Wbackend-plugin at LEVEL. */
 void diag_add_split(const char *log, enum diag_level level) { add(log, 1, level); }
 
-/* Prints the diagnostics kept and their count, as clang does, and forgets them; returns
-   how many were errors. */
-int diag_flush(void) {
+/* Prints the diagnostics kept and their count, as clang does, to F. */
+static void print(FILE *f) {
   for (int i = 0; i < seen.n; i++)
-    fprintf(stderr, "%s\n", seen.v[i]);
+    fprintf(f, "%s\n", seen.v[i]);
   if (warnings && errors)
-    fprintf(stderr, "%d warning%s and %d error%s generated.\n", warnings, warnings == 1 ? "" : "s",
+    fprintf(f, "%d warning%s and %d error%s generated.\n", warnings, warnings == 1 ? "" : "s",
             errors, errors == 1 ? "" : "s");
   else if (warnings || errors)
-    fprintf(stderr, "%d %s%s generated.\n", warnings + errors, warnings ? "warning" : "error",
+    fprintf(f, "%d %s%s generated.\n", warnings + errors, warnings ? "warning" : "error",
             warnings + errors == 1 ? "" : "s");
+}
+
+/* Prints the diagnostics kept, also into the file COPY when given, and forgets them;
+   returns how many were errors. */
+int diag_flush(const char *copy) {
+  print(stderr);
+  FILE *f = copy ? fopen(copy, "w") : NULL;
+  if (f)
+    print(f), fclose(f);
   int n = errors;
   av_free(&seen);
   av_free(&renames);

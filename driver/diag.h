@@ -13,6 +13,6 @@ void diag_source(const char *module, const char *source);
 void diag_rename(const char *new, const char *old);
 void diag_add_file(const char *log);
 void diag_add_split(const char *log, enum diag_level level);
-int diag_flush(void);
+int diag_flush(const char *copy);
 
 #endif

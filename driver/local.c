@@ -141,6 +141,10 @@ static void shard_written(struct build *b, int k) {
     m->shards[k].cache = cache_get(b->keys[k], obj) ? CACHE_HIT : CACHE_MISS;
     free(obj);
     if (m->shards[k].cache == CACHE_HIT) {
+      char *log = shard_file(work_dir(), k, ".clang.log");
+      if (b->o->compile_cmd) /* launcher: the diagnostics its compile printed */
+        cache_get_log(b->keys[k], log);
+      free(log);
       b->hits++;
       return;
     }
@@ -300,6 +304,8 @@ static void job_ended(struct build *b, struct run *r, int st) {
     note("shard %d done: %.3f s, %ld MiB peak", r->s->id, r->s->secs, r->s->maxrss / 1024);
   if (b->keys)
     cache_put(b->keys[r->s->id], r->job.out.v[0]);
+  if (b->keys && b->o->compile_cmd)
+    cache_put_log(b->keys[r->s->id], r->job.step[0].log);
   job_free(&r->job);
   r->s = NULL;
   b->done++;

@@ -53,6 +53,13 @@ static int output_from_cache(const struct opts *o, struct cache_key *key) {
   }
   if (o->verbose)
     note("cache: the output of '%s' is in the cache: nothing to do", o->input);
+  if (o->compile_cmd) { /* launcher: the diagnostics the compile printed */
+    char *log = work_path("output.log");
+    cache_get_log(*key, log);
+    diag_add_file(log);
+    diag_flush(NULL);
+    free(log);
+  }
   publish(tmp, o->out);
   free(tmp);
   return 1;
@@ -110,12 +117,14 @@ static void compile_input(const struct opts *o, const struct cache_key *key) {
   while (proc_wait(&st) != pid)
     ;
   diag_add_file(log);
-  diag_flush();
   free(log);
+  log = work_path("output.log");
+  diag_flush(log);
   if (st)
     exit(WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st));
   if (key && cache_on())
-    cache_put(*key, tmp);
+    cache_put(*key, tmp), cache_put_log(*key, log);
+  free(log);
   publish(tmp, o->out);
   av_free(&a);
   free(tmp);
@@ -123,9 +132,10 @@ static void compile_input(const struct opts *o, const struct cache_key *key) {
 
 /* Launcher: prints the backend diagnostics of the split (the logs of its PARTS: the profile's
    use, such as a function whose control flow no longer matches the profile, as the compiler
-   O->compile_cmd reports them) and of M's shard compiles once each; returns how many were
-   errors. */
-static int shard_diagnostics(const struct opts *o, int parts, const struct manifest *m) {
+   O->compile_cmd reports them) and of M's shard compiles once each, also into file COPY;
+   returns how many were errors. */
+static int shard_diagnostics(const struct opts *o, int parts, const struct manifest *m,
+                             const char *copy) {
   for (size_t i = 0; i < m->npromos; i++)
     if (m->promos[i].old)
       diag_rename(m->promos[i].new, m->promos[i].old);
@@ -141,7 +151,7 @@ static int shard_diagnostics(const struct opts *o, int parts, const struct manif
     diag_add_file(log);
     free(log);
   }
-  return diag_flush();
+  return diag_flush(copy);
 }
 
 /* Runs the three phases with the local executor, then writes the reports and OUT (and
@@ -149,13 +159,16 @@ static int shard_diagnostics(const struct opts *o, int parts, const struct manif
 static void build_local(const struct opts *o, struct marks *t, struct cache_key key) {
   struct manifest m;
   int jobs = local_build(&m, o, t, 1);
-  if (jobs >= 0 && o->compile_cmd && shard_diagnostics(o, t->parts, &m))
-    exit(1);      /* warnings made errors (-Werror): as the compiler, no object */
+  char *log = work_path("output.log");
+  /* Warnings made errors (-Werror) fail the build, as they fail the compiler: no object. */
+  if (jobs >= 0 && o->compile_cmd && shard_diagnostics(o, t->parts, &m, log))
+    exit(1);
   if (jobs < 0) { /* launcher: the plan has one shard */
     if (o->verbose)
       note("the plan of '%s' has one shard (%llu cost): one compile, no split", o->input,
            m.shards[0].cost);
     compile_input(o, cache_on() && !o->report && !o->trace ? &key : NULL);
+    free(log);
     return;
   }
   t->compile = now();
@@ -177,8 +190,9 @@ static void build_local(const struct opts *o, struct marks *t, struct cache_key 
   if (o->trace && (e = trace_write(o->trace, &m, t)))
     die("cannot write '%s': %s", o->trace, strerror(e));
   if (cache_on() && !o->report && !o->trace)
-    cache_put(key, tmp);
+    cache_put(key, tmp), cache_put_log(key, log);
   publish(tmp, o->out);
+  free(log);
 }
 
 /* Launcher: when the front end's module is below O->split_min bytes of bitcode (a small
