@@ -190,7 +190,9 @@ static void build_local(const struct opts *o, struct marks *t, struct cache_key 
   if (o->trace && (e = trace_write(o->trace, &m, t)))
     die("cannot write '%s': %s", o->trace, strerror(e));
   if (cache_on() && !o->report && !o->trace)
-    cache_put(key, tmp), cache_put_log(key, log);
+    cache_put(key, tmp);
+  if (cache_on() && !o->report && !o->trace && o->compile_cmd)
+    cache_put_log(key, log);
   publish(tmp, o->out);
   free(log);
 }
