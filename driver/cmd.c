@@ -68,6 +68,14 @@ static void shard_flags(struct argv *a, const struct opts *o) {
   av_push(a, "-fno-crash-diagnostics");
 }
 
+/* Phase 2, the flags a compile of the launcher's template gets after its own: the template's
+   flags that only the front end uses must not fail a -Werror build; the diagnostics are
+   written plain, for diag.c to read (it colours them as clang would). */
+void cmd_launcher_flags(struct argv *a) {
+  av_push(a, "-Qunused-arguments");
+  av_push(a, "-fno-color-diagnostics");
+}
+
 /* Phase 2, one shard: [launcher] clang -O<l> -c -x ir BC -o OBJ, or as a compiler launcher the
    user's compiler and flags (the template, which carries the target, -O level and relocation
    model) in place of clang -O<l>. Without a template the target comes from the manifest's
@@ -86,8 +94,7 @@ void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m,
         av_push(a, *w);
     ir_args(a, bc, obj);
     shard_flags(a, o);
-    /* The template's flags that only the front end uses must not fail a -Werror build. */
-    av_push(a, "-Qunused-arguments");
+    cmd_launcher_flags(a);
     return;
   }
   av_pushf(a, "%s/clang", o->bindir);

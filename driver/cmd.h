@@ -9,6 +9,7 @@
 
 void cmd_split(struct argv *a, const struct opts *o, const char *dir, int parts, int part,
                int notify);
+void cmd_launcher_flags(struct argv *a);
 void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m, const char *bc,
                  const char *obj);
 void cmd_link(struct argv *a, const struct opts *o, char *const *objs, const char *out);

@@ -5,14 +5,18 @@
    reported by each), the location put first, a promoted symbol named as in the object, the
    module's file named as the source, and one "N warnings generated." line at the end with the
    number of distinct warnings. The split's diagnostics (opt's: a profile's use) are the ones
-   clang reports in group -Wbackend-plugin, which the compiler's flags silence or make errors. */
+   clang reports in group -Wbackend-plugin, which the compiler's flags silence or make errors.
+   The compiles write plain text (-fno-color-diagnostics); the colours, when the compiler's
+   flags or a colour terminal ask for them, are put on here as clang puts them. */
 #define _XOPEN_SOURCE 700
 #include "diag.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct argv seen;    /* the diagnostics kept, in order */
 static int warnings;        /* how many of them are warnings */
@@ -20,6 +24,7 @@ static int errors;          /* how many are errors */
 static struct argv renames; /* pairs: a promoted symbol's name, its name in the object */
 static const char *module;  /* the module's file, named in a diagnostic without a location */
 static const char *source;  /* what the compiler from the source names instead */
+static int colors;          /* print in clang's colours */
 
 /* The kind ("warning", "error", "remark", "note") LINE starts with, its length in *N; or NULL. */
 static const char *kind_of(const char *line, size_t *n) {
@@ -95,6 +100,39 @@ enum diag_level diag_plugin_level(char *const *argv) {
   return group == 1 || (group < 0 && werror) ? DIAG_ERROR : DIAG_WARNING;
 }
 
+/* Whether $TERM names a terminal with colours, as LLVM's sys::Process decides. */
+static int term_has_colors(void) {
+  const char *t = getenv("TERM");
+  static const char *const prefixes[] = {"screen", "xterm", "vt100", "rxvt", NULL};
+  if (!t)
+    return 0;
+  if (!strcmp(t, "ansi") || !strcmp(t, "cygwin") || !strcmp(t, "linux"))
+    return 1;
+  for (const char *const *p = prefixes; *p; p++)
+    if (!strncmp(t, *p, strlen(*p)))
+      return 1;
+  size_t n = strlen(t);
+  return n >= 5 && !strcmp(t + n - 5, "color");
+}
+
+/* Prints the diagnostics to come in colour when compiler command ARGV asks for it, as clang
+   decides: the last of -f[no-]color-diagnostics, -f[no-]diagnostics-color[=always|never|auto],
+   else (auto) when stderr is a terminal with colours. */
+void diag_colors(char *const *argv) {
+  int on = -1; /* -1: auto */
+  for (char *const *a = argv + 1; *a; a++) {
+    if (!strcmp(*a, "-fcolor-diagnostics") || !strcmp(*a, "-fdiagnostics-color") ||
+        !strcmp(*a, "-fdiagnostics-color=always"))
+      on = 1;
+    else if (!strcmp(*a, "-fno-color-diagnostics") || !strcmp(*a, "-fno-diagnostics-color") ||
+             !strcmp(*a, "-fdiagnostics-color=never"))
+      on = 0;
+    else if (!strcmp(*a, "-fdiagnostics-color=auto"))
+      on = -1;
+  }
+  colors = on >= 0 ? on : isatty(STDERR_FILENO) && term_has_colors();
+}
+
 /* Names the module's file MODULE as SOURCE, the file the compiler was given, in the
    diagnostics to come (a compile of IR names the module's file, one from the source the
    source's). */
@@ -133,8 +171,10 @@ static void keep(char *d) {
     }
   size_t n;
   const char *k = kind_of(d, &n);
-  warnings += (k && !strcmp(k, "warning")) || strstr(d, ": warning: ") != NULL;
-  errors += (k && !strcmp(k, "error")) || strstr(d, ": error: ") != NULL;
+  if (strncmp(d, "<inline asm>:", 13)) { /* the assembler's, which clang does not count */
+    warnings += (k && !strcmp(k, "warning")) || strstr(d, ": warning: ") != NULL;
+    errors += (k && !strcmp(k, "error")) || strstr(d, ": error: ") != NULL;
+  }
   av_take(&seen, d);
 }
 
@@ -195,10 +235,37 @@ void diag_add_file(const char *log) { add(log, 0, DIAG_WARNING); }
 /* Reads the split's log LOG: its warnings are clang's -Wbackend-plugin at LEVEL. */
 void diag_add_split(const char *log, enum diag_level level) { add(log, 1, level); }
 
-/* Prints the diagnostics kept and their count, as clang does, to F. */
+/* Prints diagnostic D to F in clang's colours: the location bold, the kind in its colour, the
+   message bold (not a note's); the lines after the first as they are. */
+static void print_colored(FILE *f, const char *d) {
+  size_t loc = location(d), n;
+  const char *kind = kind_of(d + loc, &n);
+  if (!kind) {
+    fprintf(f, "%s\n", d);
+    return;
+  }
+  const char *color = !strcmp(kind, "error")     ? "0;1;31"
+                      : !strcmp(kind, "warning") ? "0;1;35"
+                      : !strcmp(kind, "remark")  ? "0;1;34"
+                                                 : "0;1;36";
+  const char *msg = d + loc + n + 2, *end = strchr(msg, '\n');
+  if (loc)
+    fprintf(f, "\033[1m%.*s\033[0m", (int)loc, d);
+  fprintf(f, "\033[%sm%s: \033[0m%s%.*s\033[0m\n", color, kind,
+          strcmp(kind, "note") ? "\033[1m" : "", (int)(end ? end - msg : (ptrdiff_t)strlen(msg)),
+          msg);
+  if (end)
+    fprintf(f, "%s\n", end + 1);
+}
+
+/* Prints the diagnostics kept (in colour to stderr when asked) and their count, as clang
+   does, to F. */
 static void print(FILE *f) {
   for (int i = 0; i < seen.n; i++)
-    fprintf(f, "%s\n", seen.v[i]);
+    if (colors && f == stderr)
+      print_colored(f, seen.v[i]);
+    else
+      fprintf(f, "%s\n", seen.v[i]);
   if (warnings && errors)
     fprintf(f, "%d warning%s and %d error%s generated.\n", warnings, warnings == 1 ? "" : "s",
             errors, errors == 1 ? "" : "s");

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* A compile job that runs: clang -O<l> -c -x ir shard.K.bc -o shard.K.o, one process (cc1
@@ -46,6 +47,28 @@ static void start(struct run *r, struct shard *s, const struct manifest *m, cons
   }
   *r = (struct run){.s = s, .pid = proc_spawn(j.step[0].argv.v, j.step[0].log), .t0 = now()};
   r->job = j;
+}
+
+/* The launcher's compiles that failed with the compiler's own errors, and the first's
+   message (diag.c prints their diagnostics after the build, as the compiler would). */
+static int compile_errors;
+static char *first_error;
+
+/* Whether wait status ST of compile job R is the compiler's own failure, its diagnostics in
+   the log (a launcher's compile that exits 1: an error or a warning made one), not a crash. */
+static int compile_error(const struct opts *o, const struct run *r, int st) {
+  if (!o->compile_cmd || o->executor == EXEC_SLURM || !WIFEXITED(st) || WEXITSTATUS(st) != 1)
+    return 0;
+  if (!compile_errors++)
+    first_error = fmt("%s: %s", r->job.step[0].fail, proc_status(st));
+  return 1;
+}
+
+/* How many of the launcher's compiles failed with the compiler's errors; *FIRST the first's
+   message. */
+int local_compile_errors(const char **first) {
+  *first = first_error;
+  return compile_errors;
 }
 
 /* Checks a finished compile job; dies naming the shard, its status and clang's stderr. */
@@ -283,6 +306,12 @@ static void job_ended(struct build *b, struct run *r, int st) {
   r->s->maxrss = slurm ? 0 : proc_last_maxrss();
   if (slurm) /* the wrapper's node, step and peak memory, out of the log */
     slurm_take_marker(r->job.step[0].log, r->s);
+  if (st && compile_error(b->o, r, st)) { /* the other jobs go on: every shard's errors */
+    job_free(&r->job);
+    r->s = NULL;
+    b->done++;
+    return;
+  }
   if (st && b->sp.left) {
     if (!b->failed.s)
       b->failed = *r, b->failed_st = st;

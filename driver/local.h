@@ -9,6 +9,7 @@
 #include "report.h"
 
 int local_build(struct manifest *m, const struct opts *o, struct marks *t, int compile);
+int local_compile_errors(const char **first);
 char *local_link(const struct manifest *m, const struct opts *o);
 
 #endif

@@ -6,6 +6,7 @@
 #define _XOPEN_SOURCE 700
 #include "pipeline.h"
 #include "cache.h"
+#include "cmd.h"
 #include "diag.h"
 #include "inproc.h"
 #include "job.h"
@@ -110,6 +111,7 @@ static void compile_input(const struct opts *o, const struct cache_key *key) {
   const char *tail[] = {"-c", "-x", "ir", o->input, "-o", tmp, NULL};
   for (const char **t = tail; *t; t++)
     av_push(&a, *t);
+  cmd_launcher_flags(&a);
   char *log = work_path("input.clang.log");
   diag_source(o->input, o->source);
   int st;
@@ -160,9 +162,16 @@ static void build_local(const struct opts *o, struct marks *t, struct cache_key 
   struct manifest m;
   int jobs = local_build(&m, o, t, 1);
   char *log = work_path("output.log");
-  /* Warnings made errors (-Werror) fail the build, as they fail the compiler: no object. */
-  if (jobs >= 0 && o->compile_cmd && shard_diagnostics(o, t->parts, &m, log))
-    exit(1);
+  /* Errors, and warnings made errors (-Werror), fail the build after every shard's
+     diagnostics, as they fail the compiler: no object. */
+  if (jobs >= 0 && o->compile_cmd) {
+    const char *first;
+    int failed = local_compile_errors(&first), errors = shard_diagnostics(o, t->parts, &m, log);
+    if (failed && !errors)
+      die("%s", first);
+    if (errors)
+      exit(1);
+  }
   if (jobs < 0) { /* launcher: the plan has one shard */
     if (o->verbose)
       note("the plan of '%s' has one shard (%llu cost): one compile, no split", o->input,
@@ -218,6 +227,8 @@ int pipeline_run(struct opts *o) {
   if (o->executor == EXEC_AUTO)
     o->executor = inproc_usable(o) ? EXEC_THREADS : EXEC_PROCESSES;
   preflight_resolve(o);
+  if (o->compile_cmd)
+    diag_colors(o->compile_cmd);
   if (o->executor == EXEC_THREADS) {
     preflight_check(o);
     int st = inproc_run(o);
