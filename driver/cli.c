@@ -16,6 +16,7 @@
 #define USAGE                                                                                      \
   "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"                 \
   "             [-fno-pic|-fPIC|-fPIE] [-mcmodel=MODEL] [--presimplify] [--profile-use P]\n"       \
+  "             [--profile-generate F [--profile-atomic]]\n"                                       \
   "             [--keep-temps DIR] [--report FILE] [--time-trace FILE]\n"                          \
   "             [--launcher CMD] [--executor auto|processes|threads|slurm]\n"                      \
   "             [--srun-args ARGS] [--max-mem SIZE] [--cache-dir DIR | --no-cache]\n"              \
@@ -55,6 +56,10 @@ void cli_help(void) {
          "  --profile-use P     apply the IR-level profile P (llvm-profdata merge of clang\n"
          "                      -fprofile-generate's) as clang -O<l> -fprofile-use=P does,\n"
          "                      to the whole module in the split (-O1..-O3)\n"
+         "  --profile-generate F  instrument the whole module in the split as clang -O<l>\n"
+         "                      -fprofile-generate does; the program writes the raw profile\n"
+         "                      F (LLVM_PROFILE_FILE's patterns: DIR/default_%%m.profraw)\n"
+         "  --profile-atomic    update the counters atomically (-fprofile-update=atomic)\n"
          "  --keep-temps DIR    work in DIR (created if missing) and keep its files\n"
          "  --work-dir DIR      make the (removed) work directory in DIR, not $TMPDIR: with\n"
          "                      --executor slurm, storage every node sees\n"
@@ -216,6 +221,8 @@ static int flag(struct parse *p, const char *a) {
     p->no_cache = 1;
   else if (!strcmp(a, "--presimplify"))
     p->o->presimplify = 1;
+  else if (!strcmp(a, "--profile-atomic"))
+    p->o->profile_atomic = 1;
   else if (!strcmp(a, "-fno-pic") || !strcmp(a, "-fPIC") || !strcmp(a, "-fPIE"))
     p->o->reloc = a;
   else if (!strncmp(a, "-mcmodel=", 9))
@@ -248,6 +255,12 @@ static int converted(struct parse *p, int argc, char **argv, int *i) {
     o->cache_size = size_arg("--cache-size", v);
   } else if ((v = val(argc, argv, i, "--profile-use"))) {
     o->profile_use = profile_arg(v);
+  } else if ((v = val(argc, argv, i, "--profile-generate"))) {
+    if (!*v || strpbrk(v, ";,<>"))
+      die_usage("--profile-generate: '%s' is empty or holds one of ';,<>', which the pass text "
+                "cannot carry",
+                v);
+    o->profile_gen = v;
   } else if ((v = val(argc, argv, i, "--shards"))) {
     o->shards = num("--shards", v, 0, SHARD_MAX_SHARDS);
   } else if ((v = val(argc, argv, i, "--mv-targets"))) {
@@ -319,14 +332,17 @@ static void check_usage(struct opts *o) {
               o->report  ? "--report"
               : o->trace ? "--time-trace"
                          : "--max-mem");
-  if (o->executor == EXEC_THREADS &&
-      (o->ninja || o->launcher || o->max_mem || o->plugin || o->profile_use))
+  if (o->executor == EXEC_THREADS && (o->ninja || o->launcher || o->max_mem || o->plugin))
     die_usage("%s cannot be used with --executor threads (docs/driver.md)",
-              o->ninja         ? "--emit-ninja"
-              : o->launcher    ? "--launcher"
-              : o->max_mem     ? "--max-mem"
-              : o->profile_use ? "--profile-use"
-                               : "--plugin");
+              o->ninja      ? "--emit-ninja"
+              : o->launcher ? "--launcher"
+              : o->max_mem  ? "--max-mem"
+                            : "--plugin");
+  if (o->profile_gen && (o->profile_use || !o->olevel))
+    die_usage("--profile-generate %s", o->olevel ? "cannot be used with --profile-use"
+                                                 : "needs -O1, -O2 or -O3 (the split's pipelines)");
+  if (o->profile_atomic && !o->profile_gen)
+    die_usage("--profile-atomic needs --profile-generate");
   if (o->ninja && o->executor == EXEC_SLURM)
     die_usage("--executor slurm cannot be used with --emit-ninja (ninja runs the shard jobs)");
   srun_env(o);
@@ -368,8 +384,11 @@ static void check_launcher_usage(const struct parse *p) {
               o->reloc ? o->reloc : "-mcmodel=", o->reloc ? "relocation model" : "code model");
   if (o->ninja)
     die_usage("--emit-ninja cannot be used as a compiler launcher");
-  if (o->profile_use)
-    die_usage("--profile-use before the compiler: the compiler's -fprofile-use= names the profile");
+  if (o->profile_use || o->profile_gen || o->profile_atomic)
+    die_usage("%s before the compiler: the compiler's profile flags name the profile",
+              o->profile_use   ? "--profile-use"
+              : o->profile_gen ? "--profile-generate"
+                               : "--profile-atomic");
   if (o->executor == EXEC_THREADS)
     die_usage("--executor threads cannot be used as a compiler launcher (docs/driver.md)");
   if ((o->report && !*o->report) || (o->trace && !*o->trace) || (o->keep && !*o->keep) ||

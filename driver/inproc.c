@@ -132,6 +132,9 @@ static int run(const struct opts *o) {
   c.report = o->report;
   c.time_trace = o->trace;
   c.presimplify = o->presimplify;
+  c.profile_use = o->profile_use;
+  c.profile_generate = o->profile_gen;
+  c.profile_atomic = o->profile_atomic;
   c.reloc = !o->reloc                       ? SHARD_RELOC_DEFAULT
             : !strcmp(o->reloc, "-fno-pic") ? SHARD_RELOC_STATIC
             : !strcmp(o->reloc, "-fPIC")    ? SHARD_RELOC_PIC
@@ -158,11 +161,10 @@ static int run(const struct opts *o) {
 /* Whether --executor auto picks threads for O: libshard is installed, the tools are the LLVM
    it was built against, and no option asks for what only processes do (the compiler launcher,
    --emit-ninja, --launcher, --max-mem, --plugin, -v's commands, --keep-temps's tool logs and
-   inputs, --work-dir, --cache-size's trim, --profile-use, which shard_config cannot carry). */
+   inputs, --work-dir, --cache-size's trim). */
 int inproc_usable(const struct opts *o) {
   if (o->frontend || o->ninja || o->launcher || o->max_mem || o->plugin || o->verbose || o->keep ||
-      o->work_root || o->profile_use || o->cache_size != OPTS_CACHE_SIZE ||
-      strcmp(o->bindir, SHARD_LLVM_BINDIR))
+      o->work_root || o->cache_size != OPTS_CACHE_SIZE || strcmp(o->bindir, SHARD_LLVM_BINDIR))
     return 0;
   char *path = lib_path();
   int ok = path && access(path, R_OK) == 0;

@@ -15,7 +15,7 @@ char *lib_slurp_text(const char *path);
 char *lib_tmpdir(char **error);
 void lib_rmtree(const char *dir);
 const char *lib_self_dir(void);
-int lib_check_config(const struct shard_config *c, char **error);
+int lib_check_config(const struct shard_config *c, struct shard_config *full, char **error);
 int lib_check_cache(const char *dir, char **error);
 int lib_prepare_module(LLVMModuleRef m, const struct shard_config *c, char **error);
 const char *lib_reloc_flag(const struct shard_config *c);

@@ -60,6 +60,12 @@ static void command(struct vec *a, const char *input, const char *output,
     push(a, "--mv-targets=%s", c->mv_targets);
   if (c->presimplify)
     push(a, "--presimplify");
+  if (c->opt_level && c->profile_use)
+    push(a, "--profile-use=%s", c->profile_use);
+  if (c->profile_generate)
+    push(a, "--profile-generate=%s", c->profile_generate);
+  if (c->profile_generate && c->profile_atomic)
+    push(a, "--profile-atomic");
   if (c->keep_temps)
     push(a, "--keep-temps=%s", c->keep_temps);
   if (c->report)

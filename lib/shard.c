@@ -9,13 +9,13 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/IRReader.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <errno.h>
-#include <fcntl.h>
 
 /* Fills C with the command line's defaults. */
 void shard_config_init(struct shard_config *c) {
@@ -149,8 +149,10 @@ int shard_compile_file(const char *input, const char *output, const struct shard
     *error = lib_msg("shard_compile_file: no %s file", input ? "output" : "input");
     return 1;
   }
-  if (lib_check_config(c, error))
+  struct shard_config full;
+  if (lib_check_config(c, &full, error))
     return 1;
+  c = &full;
   if (threads(c) || c->cpu || c->features) /* (the process executor's driver reads the file) */
     return compile_read_file(input, output, c, error);
   return process_compile_file(input, output, c, error);
@@ -165,10 +167,12 @@ int shard_compile(LLVMModuleRef m, const struct shard_config *c, LLVMMemoryBuffe
     *error = lib_msg("shard_compile: no module");
     return 1;
   }
-  if (lib_check_config(c, error) || lib_prepare_module(m, c, error)) {
+  struct shard_config full;
+  if (lib_check_config(c, &full, error) || lib_prepare_module(m, &full, error)) {
     LLVMDisposeModule(m);
     return 1;
   }
+  c = &full;
   if (threads(c)) {
     size_t n;
     const char *id = LLVMGetModuleIdentifier(m, &n);

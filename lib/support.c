@@ -11,6 +11,7 @@
 #include <ftw.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,11 +102,37 @@ const char *lib_self_dir(void) {
   return self_dir;
 }
 
-/* Checks the fields of C a host can get wrong; 0, or 1 with *ERROR set. */
-int lib_check_config(const struct shard_config *c, char **error) {
+/* The profile fields of C a host can get wrong: 0, or 1 with *ERROR set. */
+static int check_profiles(const struct shard_config *c, char **error) {
+  const char *use = c->opt_level ? c->profile_use : NULL, *gen = c->profile_generate;
+  if (use && gen)
+    *error = lib_msg("shard: a profile's use and instrumentation at once");
+  else if (gen && !c->opt_level)
+    *error = lib_msg("shard: instrumentation (profile_generate) needs opt_level 1 to 3");
+  else if ((use && !*use) || (gen && !*gen))
+    *error = lib_msg("shard: an empty profile path");
+  else if ((use && strpbrk(use, ";,<>")) || (gen && strpbrk(gen, ";,<>")))
+    *error = lib_msg("shard: the profile path '%s' holds one of ';,<>', which the pass text "
+                     "cannot carry",
+                     use && strpbrk(use, ";,<>") ? use : gen);
+  else if (use && access(use, R_OK) < 0)
+    *error = lib_msg("shard: cannot read the profile '%s': %s", use, strerror(errno));
+  else
+    return 0;
+  return 1;
+}
+
+/* Checks the fields of C a host can get wrong and copies them into *FULL (a version 2
+   configuration's, the later fields the defaults); 0, or 1 with *ERROR set. */
+int lib_check_config(const struct shard_config *c, struct shard_config *full, char **error) {
+  if (c && (c->api_version == 2 || c->api_version == SHARD_API_VERSION)) {
+    shard_config_init(full);
+    memcpy(full, c, c->api_version == 2 ? offsetof(struct shard_config, profile_use) : sizeof *c);
+    c = full;
+  }
   if (!c)
     *error = lib_msg("shard: no configuration (shard_config_init fills one)");
-  else if (c->api_version != SHARD_API_VERSION)
+  else if (c != full)
     *error = lib_msg("shard: configuration of API version %d, this library is version %d "
                      "(call shard_config_init)",
                      c->api_version, SHARD_API_VERSION);
@@ -124,7 +151,7 @@ int lib_check_config(const struct shard_config *c, char **error) {
     *error = lib_msg("shard: the job-slot callbacks come in pairs (acquire and release)");
   else if (c->executor != SHARD_EXECUTOR_THREADS && (c->pipeline || c->module_fn))
     *error = lib_msg("shard: a pipeline text or a module callback needs the threads executor");
-  else if (c->cache_dir && lib_check_cache(c->cache_dir, error))
+  else if (check_profiles(c, error) || (c->cache_dir && lib_check_cache(c->cache_dir, error)))
     return 1;
   else
     return 0;

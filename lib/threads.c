@@ -27,6 +27,9 @@ static void fill_opts(struct opts *o, const struct shard_config *c, const char *
   o->shards = c->shards;
   o->olevel = c->opt_level;
   o->presimplify = c->presimplify;
+  o->profile_use = c->profile_use;
+  o->profile_gen = c->profile_generate;
+  o->profile_atomic = c->profile_atomic;
   o->reloc = lib_reloc_flag(c);
   o->cmodel = lib_code_model(c);
   if (c->llvm_bindir)
@@ -66,8 +69,8 @@ static int split_and_compile(struct tbuild *b, LLVMModuleRef m, char **error) {
   b->compile = now();
   for (int k = 0; !rc && !b->stop && k < b->m.nshards; k++)
     if (!b->jobs[k].obj.data) {
-      b->err = lib_msg("shard: error: the manifest lists shard %d but the split did not give it",
-                       k);
+      b->err =
+          lib_msg("shard: error: the manifest lists shard %d but the split did not give it", k);
       b->stop = 1;
     }
   if (serr && !b->halt) /* a broken input is reported as such, not as what it caused */

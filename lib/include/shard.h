@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-#define SHARD_API_VERSION 2
+#define SHARD_API_VERSION 3
 
 #ifndef SHARD_EXPORT
 #if defined(__GNUC__)
@@ -97,7 +97,19 @@ struct shard_config {
   const char *llvm_bindir;    /* LLVM tools directory; NULL: the one Shard was built against */
   shard_progress_fn progress; /* NULL: none */
   void *progress_user;
+  /* IR-level profiles (API version 3), at opt_level 1 to 3, applied by the split to the
+     whole module (the shards are compiled without them), as clang -O<l> does with
+     -fprofile-use=P or -fprofile-generate: */
+  const char *profile_use;      /* an indexed IR-level profile (llvm-profdata merge of the
+                                   instrumented program's); NULL: none; ignored at -O0 */
+  const char *profile_generate; /* instrument the module: the raw profile the program writes
+                                   (LLVM_PROFILE_FILE's patterns, such as
+                                   DIR/default_%m.profraw); NULL: none */
+  int profile_atomic;           /* its counters updated atomically (-fprofile-update=atomic) */
 };
+
+/* A host built against API version 2 (without the profile fields) passes its configuration
+   with api_version 2: the library reads only the fields that version has. */
 
 /* Fills C with the defaults of the `shard` command line: -O2, automatic shards, online CPUs,
    no cache, no files. */

@@ -16,7 +16,9 @@
    per-shard pipeline), --count 1 (a module callback that counts the functions each shard
    defines and imports; prints the totals after the compile),
    --fail-shard K (the module callback fails shard K), --reloc static|pic|pie, --code-model
-   small|kernel|medium|large, --reloc-raw N (any value), --cpu CPU. */
+   small|kernel|medium|large, --reloc-raw N (any value), --cpu CPU, --profile-use P,
+   --profile-generate F, --api-version N (a host built against version N: a field of a later
+   version holds what the library must not read). */
 #define _POSIX_C_SOURCE 200809L
 #include <shard.h>
 
@@ -224,6 +226,12 @@ int main(int argc, char **argv) {
       config.reloc = (enum shard_reloc)atoi(v);
     else if (!strcmp(o, "--cpu"))
       config.cpu = v;
+    else if (!strcmp(o, "--profile-use"))
+      config.profile_use = v;
+    else if (!strcmp(o, "--profile-generate"))
+      config.profile_generate = v;
+    else if (!strcmp(o, "--api-version")) /* a host of that version: the later fields unset */
+      config.api_version = atoi(v), config.profile_use = "/nonexistent/v3-field";
     else if (!strcmp(o, "--executor"))
       config.executor = !strcmp(v, "threads")     ? SHARD_EXECUTOR_THREADS
                         : !strcmp(v, "processes") ? SHARD_EXECUTOR_PROCESSES
