@@ -112,6 +112,8 @@ void cmd_compile(struct argv *a, const struct opts *o, const struct manifest *m,
 void cmd_link(struct argv *a, const struct opts *o, char *const *objs, const char *out) {
   av_pushf(a, "%s/ld.lld", o->bindir);
   av_push(a, "-r");
+  if (o->compress_debug) /* ld -r writes the sections it links uncompressed unless asked */
+    av_pushf(a, "--compress-debug-sections=%s", o->compress_debug);
   for (; *objs; objs++)
     av_push(a, *objs);
   av_push(a, "-o");

@@ -32,6 +32,7 @@ struct cmdline {
   int olevel;           /* the last -O, as shard's 0..3 */
   int size_opt;         /* the last -O is -Os or -Oz */
   struct profiles prof; /* its profile flags */
+  const char *gz;       /* the debug sections' compression the last option asks for, or NULL */
   char *why;            /* the reason to run the compiler unchanged, or NULL */
 };
 
@@ -189,7 +190,7 @@ static const char *const unchanged[] = {
     "-Xclang", "-serialize-diagnostics", "--serialize-diagnostics",
     "-working-directory", "-fdriver-only", "-emit-ast", "-print-*", "--print-*", "-dump*",
     "--version", "--help", "-cuda*", "--cuda*", "-fopenmp-targets*", "-fembed-offload-object*",
-    "-o-", "-gz*", NULL};
+    "-o-", NULL};
 /* clang-format on */
 
 /* Whether option A is one that makes the command run unchanged. */
@@ -215,6 +216,42 @@ static int olevel_of(const char *a) {
   if (isdigit((unsigned char)a[2]) && !a[3])
     return a[2] > '3' ? 3 : a[2] - '0';
   return -1;
+}
+
+/* The compression of debug sections that option ITEM of the assembler's asks for (zlib,
+   zstd, none), or NULL. */
+static const char *as_compression(const char *item) {
+  if (!strcmp(item, "--nocompress-debug-sections"))
+    return "none";
+  if (item[1] == '-')
+    item++;
+  if (strncmp(item, "-compress-debug-sections", 24))
+    return NULL;
+  return !item[24] ? "zlib" : item[24] == '=' ? item + 25 : NULL;
+}
+
+/* The compression of debug sections that option A (value V, or NULL) asks for: -gz[=TYPE],
+   or the assembler's [no]compress-debug-sections through -Wa, (the last of its items) or
+   -Xassembler; NULL when it asks for none. */
+static const char *debug_compression(const char *a, const char *v) {
+  if (!strcmp(a, "-gz"))
+    return "zlib";
+  if (!strncmp(a, "-gz=", 4))
+    return a + 4;
+  if (!strcmp(a, "-Xassembler") && v)
+    return as_compression(v);
+  if (strncmp(a, "-Wa,", 4))
+    return NULL;
+  char *items = xstrdup(a + 4), *save = NULL;
+  const char *last = NULL, *t;
+  for (char *w = strtok_r(items, ",", &save); w; w = strtok_r(NULL, ",", &save))
+    if ((t = as_compression(w)))
+      last = t;
+  static char kept[8]; /* the value outlives ITEMS */
+  if (last)
+    snprintf(kept, sizeof kept, "%s", last);
+  free(items);
+  return last ? kept : NULL;
 }
 
 /* Takes option A (value V, or NULL) into C's summary. */
@@ -246,11 +283,12 @@ static void take_option(struct cmdline *c, const char *a, const char *v) {
   }
   if (c->out && !strcmp(c->out, "-"))
     pass(c, "output to stdout");
-  /* Compressed debug sections (-gz, the assembler's option): the link of the shards would
-     write them uncompressed. */
-  if ((!strncmp(a, "-Wa,", 4) && strstr(a, "compress-debug-sections")) ||
-      (!strcmp(a, "-Xassembler") && strstr(v, "compress-debug-sections")))
-    pass(c, "'%s'", a[1] == 'W' ? a : v);
+  /* Compressed debug sections: the link of the shards compresses them again. */
+  const char *gz = debug_compression(a, v);
+  if (gz && strcmp(gz, "zlib") && strcmp(gz, "zstd") && strcmp(gz, "none"))
+    pass(c, "'%s' (a compression of debug sections the link does not know)", a);
+  else if (gz)
+    c->gz = strcmp(gz, "none") ? gz : NULL;
 }
 
 /* Reads the expanded command in C: the inputs and the options that decide. */
@@ -358,6 +396,7 @@ static void describe(struct opts *o, const struct cmdline *c, const char *path) 
   o->profile_use = c->prof.use;
   o->profile_gen = c->prof.gen;
   o->profile_atomic = c->prof.atomic;
+  o->compress_debug = c->gz;
   o->split_min = LAUNCHER_SPLIT_MIN;
   o->one_shard_input = !o->mv_targets; /* multiversioning changes the code on purpose */
 }

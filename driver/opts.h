@@ -66,6 +66,8 @@ struct opts {
                                    with compile_cmd, no split (0: always split) */
   int one_shard_input;          /* when the plan has one shard, stop the split and compile the
                                    input with compile_cmd (the compiler's own bytes) */
+  const char *compress_debug;   /* the link compresses the debug sections so (zlib, zstd), as
+                                   the compiler's -gz asks; NULL: it does not */
 };
 
 #define OPTS_CACHE_SIZE (2ULL << 30) /* --cache-size's default */
