@@ -19,12 +19,13 @@
 #include <unistd.h>
 
 static struct argv seen;    /* the diagnostics kept, in order */
-static int warnings;        /* how many of them are warnings */
+static int diag_warnings;   /* how many of them are warnings */
 static int errors;          /* how many are errors */
 static struct argv renames; /* pairs: a promoted symbol's name, its name in the object */
 static const char *module;  /* the module's file, named in a diagnostic without a location */
 static const char *source;  /* what the compiler from the source names instead */
 static int colors;          /* print in clang's colours */
+static int fe_warnings;     /* the front end's count, printed with the backend's */
 
 /* The kind ("warning", "error", "remark", "note") LINE starts with, its length in *N; or NULL. */
 static const char *kind_of(const char *line, size_t *n) {
@@ -133,6 +134,29 @@ void diag_colors(char *const *argv) {
   colors = on >= 0 ? on : isatty(STDERR_FILENO) && term_has_colors();
 }
 
+/* Whether the diagnostics are printed in colour (diag_colors). */
+int diag_colored(void) { return colors; }
+
+/* Prints the front end's log LOG (its diagnostics as the compiler printed them) to stderr but
+   for its count, which the count printed at the end takes in. */
+void diag_frontend(const char *log) {
+  FILE *f = fopen(log, "r");
+  char *line = NULL;
+  size_t cap = 0;
+  for (ssize_t r; f && (r = getline(&line, &cap, f)) > 0;) {
+    const char *p = line; /* after the colour codes that end the line before */
+    while (p[0] == '\033' && p[1] == '[' && strchr(p, 'm'))
+      p = strchr(p, 'm') + 1;
+    if (is_count(p)) /* "N warnings generated." (errors failed it); the codes kept */
+      fe_warnings += atoi(p), fprintf(stderr, "%.*s", (int)(p - line), line);
+    else
+      fputs(line, stderr);
+  }
+  free(line);
+  if (f)
+    fclose(f);
+}
+
 /* Names the module's file MODULE as SOURCE, the file the compiler was given, in the
    diagnostics to come (a compile of IR names the module's file, one from the source the
    source's). */
@@ -172,7 +196,7 @@ static void keep(char *d) {
   size_t n;
   const char *k = kind_of(d, &n);
   if (strncmp(d, "<inline asm>:", 13)) { /* the assembler's, which clang does not count */
-    warnings += (k && !strcmp(k, "warning")) || strstr(d, ": warning: ") != NULL;
+    diag_warnings += (k && !strcmp(k, "warning")) || strstr(d, ": warning: ") != NULL;
     errors += (k && !strcmp(k, "error")) || strstr(d, ": error: ") != NULL;
   }
   av_take(&seen, d);
@@ -259,13 +283,14 @@ static void print_colored(FILE *f, const char *d) {
 }
 
 /* Prints the diagnostics kept (in colour to stderr when asked) and their count, as clang
-   does, to F. */
+   does, to F (to stderr, the front end's warnings counted too). */
 static void print(FILE *f) {
   for (int i = 0; i < seen.n; i++)
     if (colors && f == stderr)
       print_colored(f, seen.v[i]);
     else
       fprintf(f, "%s\n", seen.v[i]);
+  int warnings = f == stderr ? fe_warnings + diag_warnings : diag_warnings;
   if (warnings && errors)
     fprintf(f, "%d warning%s and %d error%s generated.\n", warnings, warnings == 1 ? "" : "s",
             errors, errors == 1 ? "" : "s");
@@ -285,6 +310,6 @@ int diag_flush(const char *copy) {
   av_free(&seen);
   av_free(&renames);
   seen = renames = (struct argv){0};
-  warnings = errors = 0;
+  diag_warnings = errors = fe_warnings = 0;
   return n;
 }

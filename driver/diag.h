@@ -10,6 +10,8 @@ enum diag_level { DIAG_IGNORED, DIAG_WARNING, DIAG_ERROR };
 
 enum diag_level diag_plugin_level(char *const *argv);
 void diag_colors(char *const *argv);
+int diag_colored(void);
+void diag_frontend(const char *log);
 void diag_source(const char *module, const char *source);
 void diag_rename(const char *new, const char *old);
 void diag_add_file(const char *log);

@@ -73,20 +73,10 @@ static void cleanup(void) {
   work_cleanup();
 }
 
-/* Runs ARGV with our stdout and stderr (a compiler's diagnostics come out as it prints them);
-   a failure exits with its status, 128 + the signal that killed it: it said why. */
-static void run_compiler(char **argv) {
-  int st;
-  pid_t pid = proc_spawn(argv, NULL);
-  while (proc_wait(&st) != pid)
-    ;
-  if (WIFSIGNALED(st))
-    exit(128 + WTERMSIG(st));
-  if (WEXITSTATUS(st))
-    exit(WEXITSTATUS(st));
-}
-
-/* Launcher: runs the front-end step into DIR/input.bc, the pipeline's input from then on. */
+/* Launcher: runs the front-end step into DIR/input.bc, the pipeline's input from then on. Its
+   diagnostics come out as the compiler prints them, in colour as diag.c decides, but for the
+   count ("1 warning generated."), which diag.c prints at the end with the backend's, as the
+   compiler prints one count; a failure exits with its status and its whole output. */
 static void frontend(struct opts *o) {
   struct argv a = {0};
   for (char **w = o->frontend; *w; w++)
@@ -94,7 +84,18 @@ static void frontend(struct opts *o) {
   av_push(&a, "-o");
   av_take(&a, work_path("input.bc"));
   o->input = a.v[a.n - 1];
-  run_compiler(a.v);
+  av_push(&a, diag_colored() ? "-fcolor-diagnostics" : "-fno-color-diagnostics");
+  char *log = work_path("frontend.log");
+  int st;
+  pid_t pid = proc_spawn_stderr(a.v, log);
+  while (proc_wait(&st) != pid)
+    ;
+  if (st) {
+    print_file(log);
+    exit(WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st));
+  }
+  diag_frontend(log);
+  free(log);
   if (o->verbose)
     note("front end: '%s' written", o->input);
 }

@@ -170,14 +170,15 @@ pid_t proc_fork(void) {
 
 /* The child's side of a spawn: stdin /dev/null, stdout and stderr to LFD (< 0: ours), FD (when >=
    0) as its fd 3; no signal blocked and the stop signals and SIGPIPE at their defaults. */
-static void spawn_setup(posix_spawn_file_actions_t *fa, posix_spawnattr_t *at, int lfd, int fd) {
+static void spawn_setup(posix_spawn_file_actions_t *fa, posix_spawnattr_t *at, int lfd, int fd,
+                        int out) {
   sigset_t none, dfl;
   posix_spawn_file_actions_init(fa);
   posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
-  if (lfd >= 0) {
+  if (lfd >= 0 && out)
     posix_spawn_file_actions_adddup2(fa, lfd, 1);
+  if (lfd >= 0)
     posix_spawn_file_actions_adddup2(fa, lfd, 2);
-  }
   if (fd >= 0)
     posix_spawn_file_actions_adddup2(fa, fd, 3);
   sigemptyset(&none);
@@ -190,10 +191,10 @@ static void spawn_setup(posix_spawn_file_actions_t *fa, posix_spawnattr_t *at, i
   posix_spawnattr_setflags(at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 }
 
-/* Starts ARGV (argv[0] is a path; no shell) with stdin /dev/null, stdout and stderr to file
-   LOG (NULL: ours, for a compiler's own diagnostics) and, when FD >= 0, FD as its file
-   descriptor 3; returns its pid. */
-pid_t proc_spawn_fd(char *const argv[], const char *log, int fd) {
+/* Starts ARGV (argv[0] is a path; no shell) with stdin /dev/null, stderr and (with OUT)
+   stdout to file LOG (NULL: ours, for a compiler's own diagnostics) and, when FD >= 0, FD as
+   its file descriptor 3; returns its pid. */
+static pid_t spawn(char *const argv[], const char *log, int fd, int out) {
   posix_spawn_file_actions_t fa;
   posix_spawnattr_t at;
   if (verbose) { /* -v: every command, argv joined with spaces */
@@ -204,7 +205,7 @@ pid_t proc_spawn_fd(char *const argv[], const char *log, int fd) {
   int lfd = log ? open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) : -1;
   if (log && lfd < 0)
     die("cannot create '%s': %s", log, strerror(errno));
-  spawn_setup(&fa, &at, lfd, fd);
+  spawn_setup(&fa, &at, lfd, fd, out);
 
   /* Blocked so that a signal cannot slip in between the check and recording the pid. */
   proc_block(1);
@@ -228,8 +229,15 @@ pid_t proc_spawn_fd(char *const argv[], const char *log, int fd) {
   return pid;
 }
 
+/* Starts ARGV with stdin /dev/null, stdout and stderr to file LOG and, when FD >= 0, FD as
+   its file descriptor 3; returns its pid. */
+pid_t proc_spawn_fd(char *const argv[], const char *log, int fd) { return spawn(argv, log, fd, 1); }
+
 /* Starts ARGV with stdin /dev/null and stdout and stderr to file LOG; returns its pid. */
-pid_t proc_spawn(char *const argv[], const char *log) { return proc_spawn_fd(argv, log, -1); }
+pid_t proc_spawn(char *const argv[], const char *log) { return spawn(argv, log, -1, 1); }
+
+/* Starts ARGV with stdin /dev/null, our stdout and stderr to file LOG; returns its pid. */
+pid_t proc_spawn_stderr(char *const argv[], const char *log) { return spawn(argv, log, -1, 0); }
 
 /* Waits for any child to end; returns its pid and wait status. Exits on a stop signal. */
 pid_t proc_wait(int *status) {

@@ -7,6 +7,7 @@
 void proc_init(int verbose);
 pid_t proc_spawn(char *const argv[], const char *log);
 pid_t proc_spawn_fd(char *const argv[], const char *log, int fd);
+pid_t proc_spawn_stderr(char *const argv[], const char *log);
 pid_t proc_fork(void);
 pid_t proc_wait(int *status);
 void proc_reap(pid_t pid, int *status);
