@@ -7,6 +7,7 @@
    cleanup. */
 #define _XOPEN_SOURCE 700
 #include "jobserver.h"
+#include "pool.h"
 #include "util.h"
 
 #include <errno.h>
@@ -200,23 +201,35 @@ void jobserver_put_all(struct jobserver *j) {
     jobserver_put(j);
 }
 
-/* The driver's jobserver: connects to the one MAKEFLAGS names (jobserver_open). */
-int js_init(int verbose) { return jobserver_open(&drv, verbose); }
+/* The driver's jobserver: connects to the one MAKEFLAGS names (jobserver_open); without
+   one, with POOL, takes the machine's job slots (pool.c) as its tokens. */
+int js_init(int verbose, int pool) {
+  return jobserver_open(&drv, verbose) || (pool && pool_open(verbose));
+}
 
-/* Whether a jobserver is in use. */
-int js_active(void) { return drv.rfd >= 0; }
+/* Whether a jobserver (or the machine's pool) is in use. */
+int js_active(void) { return drv.rfd >= 0 || pool_active(); }
 
-/* The fd that polls readable when a token may be free, or -1 when none can come. */
+/* The fd that polls readable when a token may be free, or -1 when none can come (the pool's
+   slots are asked for again as the run's own jobs end). */
 int js_fd(void) { return jobserver_fd(&drv); }
 
 /* The number of tokens held (besides the implicit slot). */
-int js_held(void) { return drv.ntoks; }
+int js_held(void) { return pool_active() ? pool_held() : drv.ntoks; }
 
 /* Takes one more token if one is free now (never waits); returns 1 if it did. */
-int js_get(void) { return jobserver_get(&drv); }
+int js_get(void) { return pool_active() ? pool_get() : jobserver_get(&drv); }
 
 /* Gives back the token taken last, writing the byte it was. */
-void js_put(void) { jobserver_put(&drv); }
+void js_put(void) {
+  if (pool_active())
+    pool_put();
+  else
+    jobserver_put(&drv);
+}
 
 /* Gives back every token held (at the end of a phase, and at exit). */
-void js_put_all(void) { jobserver_put_all(&drv); }
+void js_put_all(void) {
+  while (js_held())
+    js_put();
+}

@@ -12,7 +12,8 @@ struct jobserver {
   unsigned char *toks; /* the tokens held, each written back as the byte it was */
   int ntoks, captoks;
 };
-#define JOBSERVER_INIT {.rfd = -1, .wfd = -1}
+#define JOBSERVER_INIT                                                                             \
+  { .rfd = -1, .wfd = -1 }
 
 int jobserver_open(struct jobserver *j, int verbose);
 void jobserver_close(struct jobserver *j);
@@ -21,7 +22,7 @@ int jobserver_get(struct jobserver *j);
 void jobserver_put(struct jobserver *j);
 void jobserver_put_all(struct jobserver *j);
 
-int js_init(int verbose);
+int js_init(int verbose, int pool);
 int js_active(void);
 int js_fd(void);
 int js_held(void);

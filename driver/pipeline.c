@@ -244,7 +244,9 @@ int pipeline_run(struct opts *o) {
       note("allocator of the LLVM tools: %s (LD_PRELOAD)", o->malloc_lib);
   }
   atexit(cleanup);
-  js_init(o->verbose);
+  /* A launcher run without -j shares the machine's slots with the others when no jobserver
+     says how many jobs the build runs (make's recipe lines without '+', ninja before 1.13). */
+  js_init(o->verbose, o->frontend && !o->jobs_given && o->executor != EXEC_SLURM);
   preflight_check(o);
   if (o->frontend) { /* the launcher's input is the front end's output, in the work dir */
     work_init(o);
