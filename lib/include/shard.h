@@ -67,7 +67,8 @@ typedef void (*shard_progress_fn)(int done, int total, int running, void *user);
 /* How to build. shard_config_init fills the driver's defaults; a host sets what it needs.
    Strings are borrowed for the duration of the call. */
 struct shard_config {
-  int api_version;        /* SHARD_API_VERSION (shard_config_init sets it) */
+  int api_version;        /* SHARD_API_VERSION (shard_config_init sets it); a host built
+                             against version 2 passes 2, and only its fields are read */
   int jobs;               /* at most, within a make jobserver's tokens; 0: CPUs or all it grants */
   int shards;             /* number of shards; 0: automatic */
   int opt_level;          /* 0..3, as clang -O<l> -c (default 2) */
@@ -107,9 +108,6 @@ struct shard_config {
                                    DIR/default_%m.profraw); NULL: none */
   int profile_atomic;           /* its counters updated atomically (-fprofile-update=atomic) */
 };
-
-/* A host built against API version 2 (without the profile fields) passes its configuration
-   with api_version 2: the library reads only the fields that version has. */
 
 /* Fills C with the defaults of the `shard` command line: -O2, automatic shards, online CPUs,
    no cache, no files. */
