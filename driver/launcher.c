@@ -218,8 +218,17 @@ static int olevel_of(const char *a) {
   return -1;
 }
 
-/* The compression of debug sections that option ITEM of the assembler's asks for (zlib,
-   zstd, none), or NULL. */
+/* The compression of debug sections that TYPE names: "zlib", "zstd", "none", or "?" (one the
+   link does not know). */
+static const char *compression(const char *type) {
+  static const char *const known[] = {"zlib", "zstd", "none", NULL};
+  for (const char *const *k = known; *k; k++)
+    if (!strcmp(type, *k))
+      return *k;
+  return "?";
+}
+
+/* The compression of debug sections that option ITEM of the assembler's asks for, or NULL. */
 static const char *as_compression(const char *item) {
   if (!strcmp(item, "--nocompress-debug-sections"))
     return "none";
@@ -227,7 +236,7 @@ static const char *as_compression(const char *item) {
     item++;
   if (strncmp(item, "-compress-debug-sections", 24))
     return NULL;
-  return !item[24] ? "zlib" : item[24] == '=' ? item + 25 : NULL;
+  return !item[24] ? "zlib" : item[24] == '=' ? compression(item + 25) : NULL;
 }
 
 /* The compression of debug sections that option A (value V, or NULL) asks for: -gz[=TYPE],
@@ -237,7 +246,7 @@ static const char *debug_compression(const char *a, const char *v) {
   if (!strcmp(a, "-gz"))
     return "zlib";
   if (!strncmp(a, "-gz=", 4))
-    return a + 4;
+    return compression(a + 4);
   if (!strcmp(a, "-Xassembler") && v)
     return as_compression(v);
   if (strncmp(a, "-Wa,", 4))
@@ -247,11 +256,8 @@ static const char *debug_compression(const char *a, const char *v) {
   for (char *w = strtok_r(items, ",", &save); w; w = strtok_r(NULL, ",", &save))
     if ((t = as_compression(w)))
       last = t;
-  static char kept[8]; /* the value outlives ITEMS */
-  if (last)
-    snprintf(kept, sizeof kept, "%s", last);
   free(items);
-  return last ? kept : NULL;
+  return last;
 }
 
 /* Takes option A (value V, or NULL) into C's summary. */
@@ -285,7 +291,7 @@ static void take_option(struct cmdline *c, const char *a, const char *v) {
     pass(c, "output to stdout");
   /* Compressed debug sections: the link of the shards compresses them again. */
   const char *gz = debug_compression(a, v);
-  if (gz && strcmp(gz, "zlib") && strcmp(gz, "zstd") && strcmp(gz, "none"))
+  if (gz && !strcmp(gz, "?"))
     pass(c, "'%s' (a compression of debug sections the link does not know)", a);
   else if (gz)
     c->gz = strcmp(gz, "none") ? gz : NULL;
