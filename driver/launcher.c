@@ -32,6 +32,7 @@ struct cmdline {
   int olevel;           /* the last -O, as shard's 0..3 */
   int size_opt;         /* the last -O is -Os or -Oz */
   struct profiles prof; /* its profile flags */
+  int xclang_arg;       /* the next -Xclang is the argument of a front-end one */
   const char *gz;       /* the debug sections' compression the last option asks for, or NULL */
   char *why;            /* the reason to run the compiler unchanged, or NULL */
 };
@@ -187,7 +188,7 @@ static const char *const unchanged[] = {
     "--coverage", "-fprofile-arcs", "-fprofile-generate-*", "-fprofile-continuous",
     "-fcs-profile-generate*", "-fprofile-sample-use*", "-fauto-profile*", "-fprofile-remapping-file*",
     "-fmemory-profile-use*", "-fstack-usage", "-frecord-command-line", "-grecord-command-line",
-    "-Xclang", "-serialize-diagnostics", "--serialize-diagnostics",
+    "-serialize-diagnostics", "--serialize-diagnostics",
     "-working-directory", "-fdriver-only", "-emit-ast", "-print-*", "--print-*", "-dump*",
     "--version", "--help", "-cuda*", "--cuda*", "-fopenmp-targets*", "-fembed-offload-object*",
     "-o-", NULL};
@@ -260,10 +261,38 @@ static const char *debug_compression(const char *a, const char *v) {
   return last;
 }
 
+/* Takes -Xclang's value V into C: the front end's own options that precompiled headers and
+   AST plugins add (CMake's target_precompile_headers: -Xclang -include-pch -Xclang PCH -Xclang
+   -include -Xclang HEADER) go to the front end only; any other makes the compiler run
+   unchanged. */
+static void take_xclang(struct cmdline *c, const char *v) {
+  static const char *const alone[] = {"-fno-pch-timestamp", "-fno-validate-pch",
+                                      "-fpch-validate-input-files-content",
+                                      "-fallow-pch-with-compiler-errors", NULL};
+  static const char *const with_arg[] = {"-include-pch", "-include", "-add-plugin", NULL};
+  if (c->xclang_arg) {
+    c->xclang_arg = 0;
+    return;
+  }
+  for (const char *const *k = with_arg; *k; k++)
+    if (!strcmp(v, *k))
+      c->xclang_arg = 1;
+  c->xclang_arg |= !strncmp(v, "-plugin-arg-", 12);
+  for (const char *const *k = alone; *k && !c->xclang_arg; k++)
+    if (!strcmp(v, *k))
+      return;
+  if (!c->xclang_arg)
+    pass(c, "'-Xclang %s'", v);
+}
+
 /* Takes option A (value V, or NULL) into C's summary. */
 static void take_option(struct cmdline *c, const char *a, const char *v) {
   int l = olevel_of(a);
-  if (forces_unchanged(a))
+  if (c->xclang_arg && strcmp(a, "-Xclang"))
+    pass(c, "'-Xclang' without the argument of the one before");
+  if (!strcmp(a, "-Xclang"))
+    take_xclang(c, v);
+  else if (forces_unchanged(a))
     pass(c, "'%s'", a);
   else if (profiles_take(&c->prof, a)) {
     if (c->prof.why)
@@ -321,6 +350,8 @@ static void classify(struct cmdline *c) {
     }
     take_option(c, a, v);
   }
+  if (c->xclang_arg)
+    pass(c, "'-Xclang' without the argument of the one before");
   profiles_check(&c->prof, c->olevel, c->size_opt);
   if (c->prof.why)
     pass(c, "%s", c->prof.why);
@@ -331,12 +362,13 @@ static void classify(struct cmdline *c) {
 }
 
 /* Whether option A (of the front end only) goes to the shard compiles too: not the
-   preprocessor's, the dependency files' or the language's (clang rejects -std= with -x ir). */
+   preprocessor's, the dependency files' or the language's (clang rejects -std= with -x ir),
+   nor -Xclang (of a sharded command, only the front end's: take_xclang). */
 static int for_shards(const char *a) {
   /* clang-format off */
   static const char *const fe[] = {
       "-D", "-U", "-I", "-i", "-M", "-std=", "-ansi", "-x", "-nostdinc", "-nostdlibinc", "-undef",
-      "-Wp,", "-Xpreprocessor", "-H", "-trigraphs", "-F", "-c", "-o", NULL};
+      "-Wp,", "-Xpreprocessor", "-H", "-trigraphs", "-F", "-c", "-o", "-Xclang", NULL};
   /* clang-format on */
   for (const char *const *p = fe; *p; p++)
     if (!strncmp(a, *p, strlen(*p)))
