@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE 700
 #include "launcher.h"
 #include "profiles.h"
+#include "rsp.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -79,70 +80,6 @@ PRINTF(2, 3) static void pass(struct cmdline *c, const char *f, ...) {
   vsnprintf(buf, sizeof buf, f, ap);
   va_end(ap);
   c->why = xstrdup(buf);
-}
-
-/* Splits the response file's TEXT into words as GNU tools do (blanks separate; '...', "..."
-   and backslash quote) and appends them to A. */
-static void rsp_words(struct argv *a, const char *text) {
-  char *w = xmalloc(strlen(text) + 1);
-  const char *p = text;
-  while (*p) {
-    while (*p && isspace((unsigned char)*p))
-      p++;
-    if (!*p)
-      break;
-    size_t n = 0;
-    char q = 0;
-    for (; *p && (q || !isspace((unsigned char)*p)); p++) {
-      if (*p == '\\' && p[1] && q != '\'')
-        w[n++] = *++p;
-      else if (q && *p == q)
-        q = 0;
-      else if (!q && (*p == '\'' || *p == '"'))
-        q = *p;
-      else
-        w[n++] = *p;
-    }
-    w[n] = 0;
-    av_push(a, w);
-  }
-  free(w);
-}
-
-/* Reads file PATH whole into a string, or returns NULL. */
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return NULL;
-  size_t n = 0, cap = 4096;
-  char *s = xmalloc(cap);
-  for (size_t r; (r = fread(s + n, 1, cap - n - 1, f)) > 0;)
-    if ((n += r) == cap - 1)
-      s = xrealloc(s, cap *= 2);
-  s[n] = 0;
-  fclose(f);
-  return s;
-}
-
-/* Appends ARG to A, expanding a response file @FILE (nested ones too, up to DEPTH); one that
-   cannot be read makes C pass through (the compiler says what it makes of it). */
-static void expand(struct cmdline *c, struct argv *a, const char *arg, int depth) {
-  if (arg[0] != '@' || !arg[1]) {
-    av_push(a, arg);
-    return;
-  }
-  char *text = depth < 16 ? slurp(arg + 1) : NULL;
-  if (!text) {
-    pass(c, "cannot read the response file '%s'", arg + 1);
-    av_push(a, arg);
-    return;
-  }
-  struct argv w = {0};
-  rsp_words(&w, text);
-  for (int i = 0; i < w.n; i++)
-    expand(c, a, w.v[i], depth + 1);
-  av_free(&w);
-  free(text);
 }
 
 /* Whether NAME is a C or C++ source (or a preprocessed one) by its extension. */
@@ -506,8 +443,12 @@ static noreturn void run_unchanged(char **cmd, const char *why, int verbose) {
 void launcher_setup(struct opts *o, char **cmd) {
   struct cmdline c = {0};
   av_push(&c.a, cmd[0]);
-  for (char **a = cmd + 1; *a; a++)
-    expand(&c, &c.a, *a, 0);
+  for (char **a = cmd + 1; *a; a++) {
+    char *bad = rsp_expand(&c.a, *a);
+    if (bad) /* the compiler says what it makes of it */
+      pass(&c, "cannot read the response file '%s'", bad);
+    free(bad);
+  }
   if (!is_clang(base(cmd[0])))
     run_unchanged(cmd, "not clang", o->verbose);
   classify(&c);
