@@ -86,10 +86,7 @@ static void frontend(struct opts *o) {
   o->input = a.v[a.n - 1];
   av_push(&a, diag_colored() ? "-fcolor-diagnostics" : "-fno-color-diagnostics");
   char *log = work_path("frontend.log");
-  int st;
-  pid_t pid = proc_spawn_stderr(a.v, log);
-  while (proc_wait(&st) != pid)
-    ;
+  int st = proc_run_stderr(a.v, log);
   if (st) {
     print_file(log);
     exit(WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st));
@@ -115,10 +112,7 @@ static void compile_input(const struct opts *o, const struct cache_key *key) {
   cmd_launcher_flags(&a);
   char *log = work_path("input.clang.log");
   diag_source(o->input, o->source);
-  int st;
-  pid_t pid = proc_spawn(a.v, log);
-  while (proc_wait(&st) != pid)
-    ;
+  int st = proc_run(a.v, log);
   diag_add_file(log);
   free(log);
   log = work_path("output.log");

@@ -236,9 +236,6 @@ pid_t proc_spawn_fd(char *const argv[], const char *log, int fd) { return spawn(
 /* Starts ARGV with stdin /dev/null and stdout and stderr to file LOG; returns its pid. */
 pid_t proc_spawn(char *const argv[], const char *log) { return spawn(argv, log, -1, 1); }
 
-/* Starts ARGV with stdin /dev/null, our stdout and stderr to file LOG; returns its pid. */
-pid_t proc_spawn_stderr(char *const argv[], const char *log) { return spawn(argv, log, -1, 0); }
-
 /* Waits for any child to end; returns its pid and wait status. Exits on a stop signal. */
 pid_t proc_wait(int *status) {
   for (;;) {
@@ -314,13 +311,20 @@ pid_t proc_wait_fds(const int *fds, int n, int *status) {
 /* Peak resident memory in KiB of the child reaped last (from wait4). */
 long proc_last_maxrss(void) { return last_maxrss; }
 
-/* Runs ARGV to completion with stdout and stderr in LOG; returns its wait status. */
-int proc_run(char *const argv[], const char *log) {
+/* Waits for child PID to end; returns its wait status. */
+static int wait_for(pid_t pid) {
   int st;
-  pid_t pid = proc_spawn(argv, log);
   while (proc_wait(&st) != pid)
     ;
   return st;
+}
+
+/* Runs ARGV to completion with stdout and stderr in LOG; returns its wait status. */
+int proc_run(char *const argv[], const char *log) { return wait_for(proc_spawn(argv, log)); }
+
+/* Runs ARGV to completion with our stdout and stderr in LOG; returns its wait status. */
+int proc_run_stderr(char *const argv[], const char *log) {
+  return wait_for(spawn(argv, log, -1, 0));
 }
 
 /* Describes a failed wait status: "exit status N" or "killed by signal N (NAME)". */

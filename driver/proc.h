@@ -7,12 +7,12 @@
 void proc_init(int verbose);
 pid_t proc_spawn(char *const argv[], const char *log);
 pid_t proc_spawn_fd(char *const argv[], const char *log, int fd);
-pid_t proc_spawn_stderr(char *const argv[], const char *log);
 pid_t proc_fork(void);
 pid_t proc_wait(int *status);
 void proc_reap(pid_t pid, int *status);
 pid_t proc_wait_fds(const int *fds, int n, int *status);
 int proc_run(char *const argv[], const char *log);
+int proc_run_stderr(char *const argv[], const char *log);
 char *proc_status(int status);
 long proc_last_maxrss(void);
 void proc_interrupt_point(void);
