@@ -142,6 +142,7 @@ static int run(const struct opts *o) {
   if (o->cmodel) /* (checked by the command line) */
     c.code_model = (enum shard_code_model)(SHARD_CODE_MODEL_TINY - 1 + opts_code_model(o->cmodel));
   c.keep_temps = o->keep;
+  c.verify = SHARD_VERIFY_AFTER_SPLIT; /* as the process executor's opt: no core idle */
   c.llvm_bindir = o->bindir;
   if (isatty(STDERR_FILENO)) /* as the process executor, a status line on a terminal */
     c.progress = show_progress;

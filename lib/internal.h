@@ -17,6 +17,7 @@ void lib_rmtree(const char *dir);
 const char *lib_self_dir(void);
 int lib_check_config(const struct shard_config *c, struct shard_config *full, char **error);
 int lib_check_cache(const char *dir, char **error);
+int lib_verify_late(const struct shard_config *c);
 int lib_prepare_module(LLVMModuleRef m, const struct shard_config *c, char **error);
 const char *lib_reloc_flag(const struct shard_config *c);
 const char *lib_code_model(const struct shard_config *c);

@@ -54,10 +54,11 @@ static void drop_word(char *text, const char *word) {
 }
 
 /* The -passes text of cmd_split's part PART of PARTS, with "memory" in place of dir=PATH,
-   without quick-exit (opt's, not the host's: the host frees the module) and without verify:
-   lib_prepare_module verified the module before the split (the parts but 0 parse its bitcode),
-   more strictly (invalid debug info is an error there), so a second walk finds nothing. */
-static char *split_passes(const struct opts *o, int parts, int part) {
+   without quick-exit (opt's, not the host's: the host frees the module), and without verify
+   unless LATE: else lib_prepare_module verified the module before the split (the parts but 0
+   parse its bitcode), more strictly (invalid debug info is an error there), so a second walk
+   finds nothing. */
+static char *split_passes(const struct opts *o, int parts, int part, int late) {
   struct argv a = {0};
   cmd_split(&a, o, "\x01", parts, part, 0);
   char *text = NULL;
@@ -67,7 +68,8 @@ static char *split_passes(const struct opts *o, int parts, int part) {
       *at = 0;
       text = fmt("%s%s%s", a.v[i] + 8, "memory", at + 5);
       drop_word(text, ";quick-exit");
-      drop_word(text, ";verify");
+      if (!late)
+        drop_word(text, ";verify");
     }
   av_free(&a);
   return text;
@@ -188,6 +190,7 @@ static void *part_run(void *arg) {
   if (p->rc && !p->stopped)
     b->part_failed = b->stop = 1; /* no more jobs; the other parts stop but part 0 */
   b->part0_done |= p->i == 0;
+  b->verified |= p->i == 0 && !p->rc; /* (part 0 verifies a late-verified input) */
   b->splitting--;
   b->budget++; /* its job slot is free */
   pthread_cond_broadcast(&b->cv);
@@ -239,7 +242,7 @@ int plugin_split(struct tbuild *b, LLVMModuleRef m, char **error) {
   b->budget = b->limit - n;
   pthread_mutex_unlock(&b->mu);
   for (int i = 0; i < n; i++) {
-    parts[i] = (struct tpart){.b = b, .i = i, .passes = split_passes(&b->o, n, i)};
+    parts[i] = (struct tpart){.b = b, .i = i, .passes = split_passes(&b->o, n, i, !b->verified)};
     parts[i].held = i == 0 || b->acquire == tokens_acquire;
   }
   parts[0].m = m;

@@ -122,12 +122,16 @@ static int check_profiles(const struct shard_config *c, char **error) {
   return 1;
 }
 
-/* Checks the fields of C a host can get wrong and copies them into *FULL (a version 2
-   configuration's, the later fields the defaults); 0, or 1 with *ERROR set. */
+/* Checks the fields of C a host can get wrong and copies them into *FULL (an older
+   version's configuration: the later fields the defaults); 0, or 1 with *ERROR set. */
 int lib_check_config(const struct shard_config *c, struct shard_config *full, char **error) {
-  if (c && (c->api_version == 2 || c->api_version == SHARD_API_VERSION)) {
+  /* The fields each version has: those of the versions before, then its own. */
+  static const size_t ends[] = {[2] = offsetof(struct shard_config, profile_use),
+                                [3] = offsetof(struct shard_config, verify),
+                                [SHARD_API_VERSION] = sizeof(struct shard_config)};
+  if (c && c->api_version >= 2 && c->api_version <= SHARD_API_VERSION) {
     shard_config_init(full);
-    memcpy(full, c, c->api_version == 2 ? offsetof(struct shard_config, profile_use) : sizeof *c);
+    memcpy(full, c, ends[c->api_version]);
     c = full;
   }
   if (!c)
@@ -147,6 +151,8 @@ int lib_check_config(const struct shard_config *c, struct shard_config *full, ch
     *error = lib_msg("shard: unknown code model %d", (int)c->code_model);
   else if ((unsigned)c->executor > SHARD_EXECUTOR_PROCESSES)
     *error = lib_msg("shard: unknown executor %d", (int)c->executor);
+  else if ((unsigned)c->verify > SHARD_VERIFY_AFTER_SPLIT)
+    *error = lib_msg("shard: unknown verify mode %d", (int)c->verify);
   else if (!c->acquire != !c->release)
     *error = lib_msg("shard: the job-slot callbacks come in pairs (acquire and release)");
   else if (c->executor != SHARD_EXECUTOR_THREADS && (c->pipeline || c->module_fn))
@@ -193,11 +199,18 @@ static void default_attr(LLVMModuleRef m, const char *key, const char *value) {
   }
 }
 
-/* Verifies the host's module M and applies C's CPU and features to it, as its functions'
-   attributes; 0, or 1 with *ERROR set. */
+/* Whether C has the split verify the module once it has written the shards (no pass
+   before the split changes the module). */
+int lib_verify_late(const struct shard_config *c) {
+  return c->executor == SHARD_EXECUTOR_THREADS && c->verify == SHARD_VERIFY_AFTER_SPLIT &&
+         !c->mv_targets && !c->profile_use && !c->profile_generate;
+}
+
+/* Verifies the host's module M (unless the split will) and applies C's CPU and features to
+   it, as its functions' attributes; 0, or 1 with *ERROR set. */
 int lib_prepare_module(LLVMModuleRef m, const struct shard_config *c, char **error) {
   char *msg = NULL;
-  if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+  if (!lib_verify_late(c) && LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
     size_t n;
     const char *id = LLVMGetModuleIdentifier(m, &n);
     while (msg && *msg && msg[strlen(msg) - 1] == '\n')

@@ -183,7 +183,8 @@ int threads_compile(LLVMModuleRef m, const char *input, const char *data, size_t
                      .input = input,
                      .data = data,
                      .size = size,
-                     .dir = c->keep_temps ? c->keep_temps : "shard"};
+                     .dir = c->keep_temps ? c->keep_temps : "shard",
+                     .verified = !lib_verify_late(c)};
   pthread_mutex_init(&b.mu, NULL);
   pthread_cond_init(&b.cv, NULL);
   fill_opts(&b.o, c, input);

@@ -76,6 +76,7 @@ struct tbuild {
   int splitting;      /* the parts still running */
   int part_failed;    /* a part failed by itself: the others stop but part 0 */
   int part0_done;     /* part 0 ended: no manifest comes after */
+  int verified;       /* the input passed the verifier: the shards need none of their own */
   int stop;           /* a job failed or was cancelled: start no more */
   int halt;           /* stop the split too (cancelled, or what it gave is wrong) */
   int cancelled;

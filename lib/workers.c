@@ -26,9 +26,10 @@ static int host_hook(LLVMModuleRef mod, void *user) {
   return h->c->module_fn(mod, h->k, h->n, h->c->module_user, &h->err);
 }
 
-/* Compiles shard K with exactly the argv cmd_compile builds for the command line; NULL, or
-   the error (a new string). */
-static char *compile(struct tbuild *b, int k) {
+/* Compiles shard K with exactly the argv cmd_compile builds for the command line, verified
+   first unless TRUSTED (the split's shards of a verified input are valid); NULL, or the error
+   (a new string). */
+static char *compile(struct tbuild *b, int k, int trusted) {
   struct tjob *j = &b->jobs[k];
   struct argv a = {0};
   char *bc = shard_file(b->dir, k, ".bc"), *obj = shard_file(b->dir, k, ".o");
@@ -38,7 +39,8 @@ static char *compile(struct tbuild *b, int k) {
                                          .argc = a.n,
                                          .pipeline = b->c->pipeline,
                                          .hook = b->c->module_fn ? host_hook : NULL,
-                                         .user = &h};
+                                         .user = &h,
+                                         .trusted = trusted};
   char *log = NULL, *err = NULL;
   if (shard_engine_compile(&eo, j->bc, j->size, &j->obj, &log))
     err = lib_msg("shard: error: shard %d: clang failed%s%s%s%s", k, log ? ":\n" : "",
@@ -91,13 +93,14 @@ static void *worker(void *arg) {
       break;
     }
     double t0 = now();
+    int trusted = b->verified;
     if (!b->running && !b->done)
       b->first = t0;
     if (++b->running > b->peak)
       b->peak = b->running;
     progress(b);
     pthread_mutex_unlock(&b->mu);
-    char *err = compile(b, k);
+    char *err = compile(b, k, trusted);
     double t1 = now(); /* before the slot goes back: the next job starts after */
     if (b->release)
       b->release(b->slot_user);

@@ -166,6 +166,22 @@ bool runPipeline(clang::CompilerInstance &CI, Module &M, StringRef Pipeline) {
   return true;
 }
 
+// Whether M (named NAME) passes the verifier, as clang checks an IR input (or, AFTER_HOOK,
+// as the host's hook left it); else the error into DIAGS.
+bool verify(const Module &M, clang::DiagnosticsEngine &Diags, bool AfterHook, StringRef Name) {
+  std::string VerifierErr;
+  raw_string_ostream VOS(VerifierErr);
+  if (!verifyModule(M, &VOS))
+    return true;
+  const auto Error = clang::DiagnosticsEngine::Error;
+  if (AfterHook)
+    Diags.Report(Diags.getCustomDiagID(Error, "the host's module hook left '%0' broken: %1"))
+        << Name << VerifierErr;
+  else
+    Diags.Report(Diags.getCustomDiagID(Error, "invalid LLVM IR input: %0")) << VerifierErr;
+  return false;
+}
+
 // The compile itself, its diagnostics into DIAGS; true when the object is in OBJ.
 bool compile(const shard_engine_compile_opts &O, StringRef BC, clang::DiagnosticsEngine &Diags,
              SmallVectorImpl<char> &Obj, std::string &Log) {
@@ -230,14 +246,8 @@ bool compile(const shard_engine_compile_opts &O, StringRef BC, clang::Diagnostic
     Diags.Report(Diags.getCustomDiagID(clang::DiagnosticsEngine::Error, "%0")) << Msg;
     return false;
   }
-  std::string VerifierErr;
-  raw_string_ostream VOS(VerifierErr);
-  if (verifyModule(*M, &VOS)) {
-    Diags.Report(
-        Diags.getCustomDiagID(clang::DiagnosticsEngine::Error, "invalid LLVM IR input: %0"))
-        << VerifierErr;
+  if (!O.trusted && !verify(*M, Diags, false, InName))
     return false;
-  }
   const clang::TargetOptions &TO = CI.getTargetOpts();
 #if LLVM_VERSION_MAJOR >= 21
   const std::string &ModuleTriple = M->getTargetTriple().str();
@@ -270,6 +280,8 @@ bool compile(const shard_engine_compile_opts &O, StringRef BC, clang::Diagnostic
         << InName;
     return false;
   }
+  if (O.hook && !verify(*M, Diags, true, InName))
+    return false;
   if (O.pipeline) {
     if (*O.pipeline && !runPipeline(CI, *M, O.pipeline))
       return false;

@@ -51,6 +51,9 @@ struct shard_engine_compile_opts {
   const char *pipeline;   /* NULL: clang's -O<l> pipeline; "": none; else PassBuilder text */
   shard_engine_hook hook; /* NULL: none */
   void *user;             /* passed to hook */
+  int trusted;            /* BC is a shard Shard's split wrote: no verifier run on it, as
+                             none runs on a module clang's front end makes (clang verifies
+                             an IR input); after a hook, the module is verified still */
 };
 
 /* One promoted symbol of the manifest: NAME is localized, and renamed to OLD when not NULL. */

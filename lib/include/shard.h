@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-#define SHARD_API_VERSION 3
+#define SHARD_API_VERSION 4
 
 #ifndef SHARD_EXPORT
 #if defined(__GNUC__)
@@ -47,6 +47,17 @@ enum shard_code_model {
   SHARD_CODE_MODEL_LARGE
 };
 
+/* When the threads executor runs LLVM's verifier on the host's module (API version 4; the
+   process executor checks it as the command line does, after the split, in its own process). */
+enum shard_verify {
+  SHARD_VERIFY_FIRST = 0,  /* before anything else, on the calling thread (the default) */
+  SHARD_VERIFY_AFTER_SPLIT /* once the split has written the shards, while the first of them
+                              compile (the `shard` command line's choice): the same error, with
+                              no core idle meanwhile, but a module too broken for the split can
+                              crash the host before the check. With mv_targets or a profile,
+                              whose passes run before the split, the check comes first. */
+};
+
 /* Called on each shard's module in the worker thread that compiles it, before its
    optimisation pipeline: shard K of N, in that shard's own LLVMContext. Its definitions are
    the functions the shard owns; the functions it imports are available_externally. Returns
@@ -68,7 +79,7 @@ typedef void (*shard_progress_fn)(int done, int total, int running, void *user);
    Strings are borrowed for the duration of the call. */
 struct shard_config {
   int api_version;        /* SHARD_API_VERSION (shard_config_init sets it); a host built
-                             against version 2 passes 2, and only its fields are read */
+                             against version 2 or 3 passes it, and only its fields are read */
   int jobs;               /* at most, within a make jobserver's tokens; 0: CPUs or all it grants */
   int shards;             /* number of shards; 0: automatic */
   int opt_level;          /* 0..3, as clang -O<l> -c (default 2) */
@@ -107,6 +118,7 @@ struct shard_config {
                                    (LLVM_PROFILE_FILE's patterns, such as
                                    DIR/default_%m.profraw); NULL: none */
   int profile_atomic;           /* its counters updated atomically (-fprofile-update=atomic) */
+  enum shard_verify verify;     /* API version 4 */
 };
 
 /* Fills C with the defaults of the `shard` command line: -O2, automatic shards, online CPUs,

@@ -15,10 +15,11 @@
    threads|processes|N (N: the enum's raw value), --pipeline TEXT (the threads executor's
    per-shard pipeline), --count 1 (a module callback that counts the functions each shard
    defines and imports; prints the totals after the compile),
-   --fail-shard K (the module callback fails shard K), --reloc static|pic|pie, --code-model
+   --fail-shard K (the module callback fails shard K), --break-shard K (the module callback
+   removes a terminator from shard K and returns 0), --reloc static|pic|pie, --code-model
    small|kernel|medium|large, --reloc-raw N (any value), --cpu CPU, --profile-use P,
-   --profile-generate F, --api-version N (a host built against version N: a field of a later
-   version holds what the library must not read). */
+   --profile-generate F, --verify first|after-split|N, --api-version N (a host built against
+   version N: the fields of later versions hold what the library must not read). */
 #define _POSIX_C_SOURCE 200809L
 #include <shard.h>
 
@@ -73,16 +74,28 @@ static struct shard_config config;
 static struct {
   pthread_mutex_t mu;
   char **owned;
-  int nowned, twice, imports, shards, fail;
-} seen = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0, 0, -1};
+  int nowned, twice, imports, shards, fail, broken;
+} seen = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0, 0, -1, -1};
 
-/* The module callback: counts shard K's definitions and imports; fails shard --fail-shard. */
+/* Breaks SHARD: the terminator of its first definition's entry block removed. */
+static void break_module(LLVMModuleRef shard) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(shard); f; f = LLVMGetNextFunction(f))
+    if (!LLVMIsDeclaration(f)) {
+      LLVMInstructionEraseFromParent(LLVMGetBasicBlockTerminator(LLVMGetEntryBasicBlock(f)));
+      return;
+    }
+}
+
+/* The module callback: counts shard K's definitions and imports; fails shard --fail-shard,
+   breaks shard --break-shard (and succeeds). */
 static int count_functions(LLVMModuleRef shard, int k, int n, void *user, char **error) {
   (void)user, (void)n;
   if (k == seen.fail) {
     *error = strdup("the host refused this shard");
     return 1;
   }
+  if (k == seen.broken)
+    break_module(shard);
   pthread_mutex_lock(&seen.mu);
   seen.shards++;
   for (LLVMValueRef f = LLVMGetFirstFunction(shard); f; f = LLVMGetNextFunction(f)) {
@@ -213,6 +226,8 @@ int main(int argc, char **argv) {
       config.module_fn = count_functions;
     else if (!strcmp(o, "--fail-shard"))
       config.module_fn = count_functions, seen.fail = atoi(v);
+    else if (!strcmp(o, "--break-shard"))
+      config.module_fn = count_functions, seen.broken = atoi(v);
     else if (!strcmp(o, "--reloc"))
       config.reloc = !strcmp(v, "static") ? SHARD_RELOC_STATIC
                      : !strcmp(v, "pic")  ? SHARD_RELOC_PIC
@@ -230,8 +245,16 @@ int main(int argc, char **argv) {
       config.profile_use = v;
     else if (!strcmp(o, "--profile-generate"))
       config.profile_generate = v;
-    else if (!strcmp(o, "--api-version")) /* a host of that version: the later fields unset */
-      config.api_version = atoi(v), config.profile_use = "/nonexistent/v3-field";
+    else if (!strcmp(o, "--api-version")) { /* a host of that version: later fields garbage */
+      config.api_version = atoi(v);
+      if (config.api_version < 3)
+        config.profile_use = "/nonexistent/v3-field";
+      if (config.api_version < 4)
+        config.verify = (enum shard_verify)7;
+    } else if (!strcmp(o, "--verify"))
+      config.verify = !strcmp(v, "after-split") ? SHARD_VERIFY_AFTER_SPLIT
+                      : !strcmp(v, "first")     ? SHARD_VERIFY_FIRST
+                                                : (enum shard_verify)atoi(v);
     else if (!strcmp(o, "--executor"))
       config.executor = !strcmp(v, "threads")     ? SHARD_EXECUTOR_THREADS
                         : !strcmp(v, "processes") ? SHARD_EXECUTOR_PROCESSES
@@ -298,6 +321,8 @@ int main(int argc, char **argv) {
     config.reloc = SHARD_RELOC_DEFAULT;
     if ((unsigned)config.executor > SHARD_EXECUTOR_PROCESSES)
       config.executor = SHARD_EXECUTOR_DEFAULT;
+    if ((unsigned)config.verify > SHARD_VERIFY_AFTER_SPLIT)
+      config.verify = SHARD_VERIFY_FIRST;
     config.report = config.time_trace = NULL;
     pool.cancel_after = -1;
     rc = compile_file(argv[i], argv[argc - 1], "after");
