@@ -3,11 +3,14 @@
    LLVM-C API, then times: writing it as bitcode (once per call, for the parts but 0), parsing
    that bitcode into a context of its own (each part but 0), the plugin's in-process split of
    part 0 of 8 (the plan and the manifest, no shard) on the module as read with the verifier
-   (part 0) and on the parsed copy without (the other parts), and disposing of the copy.
-     splitpart PLUGIN SHARDS INPUT   prints: WRITE PARSE PLAN PLAN_NO_VERIFY DISPOSE (seconds) */
+   (part 0) and on the parsed copy without (the other parts), disposing of the copy, and LLVM's
+   verifier on the copy alone (what part 0 does after its manifest: SHARD_VERIFY_AFTER_SPLIT).
+     splitpart PLUGIN SHARDS INPUT   prints: WRITE PARSE PLAN PLAN_NO_VERIFY DISPOSE VERIFY
+                                     (seconds) */
 #define _GNU_SOURCE
 #include "shard-plugin.h"
 
+#include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
@@ -74,6 +77,9 @@ int main(int argc, char **argv) {
   if (LLVMParseBitcodeInContext2(ctx2, bc, &copy))
     die(argv[3], "cannot read its bitcode back");
   double t2 = now();
+  if (LLVMVerifyModule(copy, LLVMReturnStatusAction, &msg))
+    die(argv[3], msg);
+  double verify = now() - t2;
   char passes[256];
   snprintf(passes, sizeof passes,
            "shard-cost,shard-partition<shards=%s>,shard-split<memory;parts=8;part=0%s>", argv[2],
@@ -87,7 +93,7 @@ int main(int argc, char **argv) {
   LLVMDisposeModule(copy);
   LLVMContextDispose(ctx2);
   double dispose = now() - t3;
-  printf("%.3f %.3f %.3f %.3f %.3f\n", t1 - t0, t2 - t1, plan, plannv, dispose);
+  printf("%.3f %.3f %.3f %.3f %.3f %.3f\n", t1 - t0, t2 - t1, plan, plannv, dispose, verify);
   LLVMDisposeMemoryBuffer(bc);
   LLVMDisposeModule(m);
   LLVMContextDispose(ctx);

@@ -3,9 +3,10 @@
    in-process split in job_split_parts() parts, as the process executor runs its opt parts:
    part 0 on the calling thread with the input module, every other part on a thread of its own
    with its own copy of the module, parsed in its own context (from the input file, or the
-   input written as bitcode once). Each part makes the same plan and sends its share of the
-   shards (shard-split's parts=N;part=I), so the shards are the same bytes whatever the number
-   of parts. */
+   input written as bitcode once). Each part makes the same plan, then claims the shards one
+   at a time, the largest left first (the sink's claim, instead of its parts=N;part=I share):
+   part 0, which parses nothing, writes the first ones while the others parse. A shard is the
+   same bytes whichever part writes it and whatever the number of parts. */
 #define _GNU_SOURCE
 #include "threads.h"
 
@@ -115,6 +116,31 @@ static int got_manifest(void *user, const char *text, size_t size) {
   return stop;
 }
 
+/* Waits until part 0's manifest is known, or until part 0 ended without one (P stopped: part
+   0 tells why) or the build stopped P (called locked). */
+static void await_manifest(struct tpart *p) {
+  struct tbuild *b = p->b;
+  while (p->i && !b->have_manifest && !b->part0_done && !part_stop(p))
+    pthread_cond_wait(&b->cv, &b->mu);
+  if (p->i && !b->have_manifest)
+    p->stopped = 1;
+}
+
+/* The sink's claim: shard K goes to the first part that asks for it (a number the manifest
+   does not list too: got_shard reports it); none after a stop or a failed job. */
+static int got_claim(void *user, int k) {
+  struct tpart *p = user;
+  struct tbuild *b = p->b;
+  pthread_mutex_lock(&b->mu);
+  await_manifest(p);
+  int in = b->have_manifest && k >= 0 && k < b->m.nshards;
+  int mine = !p->stopped && !b->stop && b->have_manifest && !(in && b->jobs[k].claimed);
+  if (mine && in)
+    b->jobs[k].claimed = 1;
+  pthread_mutex_unlock(&b->mu);
+  return mine;
+}
+
 /* The sink's shard K: queued for the workers, once the manifest is known (another part
    waits for part 0's). After a failed job the split goes on (so that a broken input is
    reported as such, as the command line does), queueing nothing; after a refused slot it
@@ -123,10 +149,7 @@ static int got_shard(void *user, int k, char *bc, size_t size) {
   struct tpart *p = user;
   struct tbuild *b = p->b;
   pthread_mutex_lock(&b->mu);
-  while (p->i && !b->have_manifest && !b->part0_done && !part_stop(p))
-    pthread_cond_wait(&b->cv, &b->mu);
-  if (p->i && !b->have_manifest)
-    p->stopped = 1; /* part 0 ended without one: it tells why */
+  await_manifest(p);
   if (!p->stopped && !b->stop &&
       (!b->have_manifest || k < 0 || k >= b->m.nshards || b->jobs[k].bc || b->jobs[k].obj.data)) {
     b->err = lib_msg("shard: error: the split gave shard %d, which the manifest of '%s' does not "
@@ -176,7 +199,7 @@ static void *part_run(void *arg) {
     pthread_mutex_unlock(&b->mu);
     LLVMContextRef ctx = NULL;
     LLVMModuleRef m = skip ? NULL : p->m ? p->m : part_module(p, &ctx);
-    struct shard_plugin_sink sink = {p, got_manifest, got_shard};
+    struct shard_plugin_sink sink = {p, got_manifest, got_shard, got_claim};
     p->rc = m ? b->split_fn(m, p->passes, &sink, &p->err) : 1;
     if (ctx) {
       if (m)

@@ -20,6 +20,7 @@ struct tjob {
   char *bc; /* its module as bitcode, until compiled */
   size_t size;
   struct shard_engine_buf obj;
+  int claimed; /* a part of the split writes it */
 };
 
 /* A worker thread: slot I of build B. */

@@ -1,6 +1,6 @@
 //===- InProcess.cpp - The plugin's in-process split ----------------------===//
 //
-// shard_plugin_split_v1 (shard-plugin.h) runs the driver's phase-1 pipeline text
+// shard_plugin_split_v2 (shard-plugin.h) runs the driver's phase-1 pipeline text
 // on a module of its host, as opt runs it: a PassBuilder with the plugin's
 // callbacks (registerPlugin), every target registered, and the TargetMachine opt
 // makes for a module with a triple and no -mcpu (default CPU and features, -O2
@@ -39,7 +39,7 @@ class HostSink : public shard::MemorySink {
 
 public:
   bool Stopped = false; // a callback returned nonzero
-  bool Heard = false;   // the split sent something
+  bool Heard = false;   // the split sent something, or asked about a shard
 
   explicit HostSink(const shard_plugin_sink &Sink) : Sink(Sink) {}
 
@@ -58,6 +58,12 @@ public:
     std::memcpy(Copy, Bitcode.data(), Bitcode.size());
     Stopped = Sink.shard(Sink.user, static_cast<int>(S), Copy, Bitcode.size()) != 0;
     return !Stopped;
+  }
+
+  /// Asked about every shard: a part that writes none was heard too.
+  bool claim(unsigned S, bool Static) override {
+    Heard = true;
+    return Sink.claim ? Sink.claim(Sink.user, static_cast<int>(S)) != 0 : Static;
   }
 };
 
@@ -97,12 +103,12 @@ std::string runPipeline(Module &M, StringRef Passes, const HostSink &Host) {
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   ModulePassManager MPM;
   if (Error E = PB.parsePassPipeline(MPM, Passes))
-    return "shard_plugin_split_v1: bad pipeline '" + Passes.str() + "': " + toString(std::move(E));
+    return "shard_plugin_split_v2: bad pipeline '" + Passes.str() + "': " + toString(std::move(E));
   MPM.run(M, MAM);
   if (Host.Stopped)
     return "shard-split: stopped by the host";
   if (!Host.Heard)
-    return "shard_plugin_split_v1: the pipeline '" + Passes.str() +
+    return "shard_plugin_split_v2: the pipeline '" + Passes.str() +
            "' sent nothing (expected shard-split<memory;...>)";
   return "";
 }
@@ -120,14 +126,14 @@ void setError(char **Error, const std::string &Msg) {
 
 // Exported despite -fvisibility=hidden: the host looks this symbol up by name.
 extern "C" __attribute__((visibility("default"))) int
-shard_plugin_split_v1(LLVMModuleRef M, const char *Passes, const shard_plugin_sink *Sink,
+shard_plugin_split_v2(LLVMModuleRef M, const char *Passes, const shard_plugin_sink *Sink,
                       char **Error) {
-  static_assert(std::is_same_v<decltype(&shard_plugin_split_v1), shard_plugin_split_fn>,
+  static_assert(std::is_same_v<decltype(&shard_plugin_split_v2), shard_plugin_split_fn>,
                 "the entry point has shard-plugin.h's type");
   if (Error)
     *Error = nullptr;
   if (!M || !Passes || !Sink || !Sink->manifest || !Sink->shard) {
-    setError(Error, "shard_plugin_split_v1: expected a module, a pipeline text and a sink "
+    setError(Error, "shard_plugin_split_v2: expected a module, a pipeline text and a sink "
                     "with both callbacks");
     return 1;
   }

@@ -116,7 +116,7 @@ bool checkOutput(StringRef Dir, const shard::SplitOptions &Opts) {
     return badParam("shard-split", Opts.QuickExit ? "quick-exit" : "notify",
                     "not with memory (the host hears of each shard from its sink)");
   return InProcess || badParam("shard-split", "memory",
-                               "only in an in-process split (the plugin's shard_plugin_split_v1)");
+                               "only in an in-process split (the plugin's shard_plugin_split_v2)");
 }
 
 bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {

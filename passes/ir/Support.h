@@ -3,7 +3,7 @@
 // The one way the passes report an error opt cannot recover from, the one place
 // that hides how the LLVM majors differ in creating a TargetMachine, the one way
 // a pass runs one of PassBuilder's pipelines on the whole module, and the
-// thread's in-process split (the plugin's shard_plugin_split_v1): where
+// thread's in-process split (the plugin's shard_plugin_split_v2): where
 // shard-split<memory> sends its output and where fatal() returns to.
 //
 //===----------------------------------------------------------------------===//
@@ -58,6 +58,8 @@ struct MemorySink {
   virtual bool manifest(llvm::StringRef Text) = 0;
   /// Shard S's bitcode; false: the host stops the split.
   virtual bool shard(unsigned S, llvm::StringRef Bitcode) = 0;
+  /// Whether this part writes shard S now: the host's claim, else Static (its share).
+  virtual bool claim(unsigned S, bool Static) = 0;
 };
 
 /// Runs Fn as this thread's in-process split, shard-split<memory> writing to Sink: true,

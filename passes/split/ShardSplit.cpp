@@ -66,16 +66,22 @@ void predictWork(const Layout &L, const std::vector<std::vector<uint8_t>> &Place
     }
 }
 
-/// The shards this part writes, the largest first (the driver starts the largest jobs
-/// first). With parts=P, P processes split one module in parallel, each having made the
-/// same plan and decisions.
-std::vector<unsigned> shardsOfPart(const SplitOptions &Opts, ArrayRef<uint64_t> Work) {
-  std::vector<unsigned> Mine;
+/// The shards in the order they are written, the largest first (the driver starts the
+/// largest jobs first).
+std::vector<unsigned> largestFirst(ArrayRef<uint64_t> Work) {
+  std::vector<unsigned> Order(Work.size());
   for (unsigned S = 0; S < Work.size(); ++S)
-    if (writerOf(S, Opts.Parts) == Opts.Part)
-      Mine.push_back(S);
-  llvm::stable_sort(Mine, [&](unsigned A, unsigned B) { return Work[A] > Work[B]; });
-  return Mine;
+    Order[S] = S;
+  llvm::stable_sort(Order, [&](unsigned A, unsigned B) { return Work[A] > Work[B]; });
+  return Order;
+}
+
+/// Whether this part writes shard S. With parts=P, P processes split one module in
+/// parallel, each having made the same plan and decisions, and each writes its share
+/// (writerOf); an in-process host may instead hand the shards out as the parts ask (claim).
+bool writes(const SplitOptions &Opts, const Output &Out, unsigned S) {
+  bool Share = writerOf(S, Opts.Parts) == Opts.Part;
+  return Out.Sink ? Out.Sink->claim(S, Share) : Share;
 }
 
 /// verify: the driver runs opt with -disable-verify and has the input verified here, once
@@ -99,7 +105,7 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     fatal("shard-split", "module has no shard plan (run shard-partition first)");
   Output Out{Dir, Opts.Memory ? memorySink() : nullptr};
   if (Opts.Memory && !Out.Sink)
-    fatal("shard-split", "memory: no in-process split on this thread (shard_plugin_split_v1)");
+    fatal("shard-split", "memory: no in-process split on this thread (shard_plugin_split_v2)");
   if (!Opts.Memory && !sys::fs::is_directory(Dir))
     fatal("shard-split", "output directory '" + Dir + "' does not exist");
   namePrivatesByReferrer(M, pinnedNames(M));
@@ -134,7 +140,9 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
       return PreservedAnalyses::none();
     notify(Opts.NotifyFD, "manifest");
   }
-  for (unsigned S : shardsOfPart(Opts, Work)) {
+  for (unsigned S : largestFirst(Work)) {
+    if (!writes(Opts, Out, S))
+      continue;
     LLVM_DEBUG(dbgs() << "shard-split: writing shard " << S << ", predicted work " << Work[S]
                       << ", " << Functions[S] << " functions\n");
     if (!writeShard(M, *P, L, S, Placed[S], Out))

@@ -1,12 +1,13 @@
 /* split_tool.c: the test host of the plugin's in-process split (test/split/in-process.test).
  *
- *   split-tool [-j] [--stop-after=N] PLUGIN (INPUT.bc PASSES OUTDIR)...
+ *   split-tool [-j] [--stop-after=N] [--claim-all] PLUGIN (INPUT.bc PASSES OUTDIR)...
  *
  * dlopens PLUGIN, and for each job reads INPUT.bc in a context of its own with the LLVM-C
- * API and calls shard_plugin_split_v1 with PASSES; writes what the sink gets to OUTDIR (made
+ * API and calls shard_plugin_split_v2 with PASSES; writes what the sink gets to OUTDIR (made
  * if missing) as the command line's files (manifest, shard.K.bc) plus OUTDIR/order, the
  * notify protocol's lines ("manifest", then each K as it came). -j runs the jobs at once, a
- * thread each. --stop-after=N: the sink stops the split after taking N files. A failing job
+ * thread each. --stop-after=N: the sink stops the split after taking N files. --claim-all:
+ * the sink claims every shard for the job's part (else it has no claim callback). A failing job
  * prints its error and the others go on; the status is 1 if one failed. */
 #include "shard-plugin.h"
 
@@ -31,7 +32,7 @@ struct job {
 };
 
 static shard_plugin_split_fn split;
-static int stop_after = -1;
+static int stop_after = -1, claim_all;
 
 /* Writes SIZE bytes of DATA to OUTDIR/NAME; nonzero on failure. */
 static int write_file(const struct job *j, const char *name, const char *data, size_t size) {
@@ -72,6 +73,12 @@ static int on_shard(void *user, int k, char *bc, size_t size) {
   return rc;
 }
 
+/* The sink's claim callback (--claim-all): every shard is the part's. */
+static int on_claim(void *user, int k) {
+  (void)user, (void)k;
+  return 1;
+}
+
 /* Reads the job's module in a context of its own and splits it; the context goes after. */
 static void *run_job(void *arg) {
   struct job *j = arg;
@@ -91,7 +98,7 @@ static void *run_job(void *arg) {
     j->error = strdup("cannot read the bitcode");
     LLVMDisposeMemoryBuffer(buf);
   } else {
-    struct shard_plugin_sink sink = {j, on_manifest, on_shard};
+    struct shard_plugin_sink sink = {j, on_manifest, on_shard, claim_all ? on_claim : NULL};
     j->failed = split(m, j->passes, &sink, &j->error) != 0;
     /* Whatever happened, the host's module is still one it can verify and dispose of. */
     if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
@@ -115,8 +122,11 @@ int main(int argc, char **argv) {
       threads = 1;
     else if (!strncmp(argv[a], "--stop-after=", 13))
       stop_after = atoi(argv[a] + 13);
+    else if (!strcmp(argv[a], "--claim-all"))
+      claim_all = 1;
   if (argc - a < 4 || (argc - a - 1) % 3) {
-    fprintf(stderr, "usage: split-tool [-j] [--stop-after=N] PLUGIN (INPUT.bc PASSES OUTDIR)...\n");
+    fprintf(stderr, "usage: split-tool [-j] [--stop-after=N] [--claim-all] PLUGIN (INPUT.bc PASSES "
+                    "OUTDIR)...\n");
     return 2;
   }
   void *plugin = dlopen(argv[a], RTLD_NOW | RTLD_LOCAL);
