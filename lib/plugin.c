@@ -127,15 +127,16 @@ static void await_manifest(struct tpart *p) {
 }
 
 /* The sink's claim: shard K goes to the first part that asks for it (a number the manifest
-   does not list too: got_shard reports it); none after a stop or a failed job. */
+   does not list too: got_shard reports it); none after a failed job (part 0 goes on to
+   verify the input); -1, the split stops, when the build stopped the part. */
 static int got_claim(void *user, int k) {
   struct tpart *p = user;
   struct tbuild *b = p->b;
   pthread_mutex_lock(&b->mu);
   await_manifest(p);
   int in = b->have_manifest && k >= 0 && k < b->m.nshards;
-  int mine = !p->stopped && !b->stop && b->have_manifest && !(in && b->jobs[k].claimed);
-  if (mine && in)
+  int mine = part_stop(p) ? -1 : !b->stop && !(in && b->jobs[k].claimed);
+  if (mine > 0 && in)
     b->jobs[k].claimed = 1;
   pthread_mutex_unlock(&b->mu);
   return mine;

@@ -61,9 +61,13 @@ public:
   }
 
   /// Asked about every shard: a part that writes none was heard too.
-  bool claim(unsigned S, bool Static) override {
+  std::optional<bool> claim(unsigned S, bool Static) override {
     Heard = true;
-    return Sink.claim ? Sink.claim(Sink.user, static_cast<int>(S)) != 0 : Static;
+    int Answer = Sink.claim ? Sink.claim(Sink.user, static_cast<int>(S)) : Static;
+    Stopped = Answer < 0;
+    if (Stopped)
+      return std::nullopt;
+    return Answer != 0;
   }
 };
 

@@ -25,11 +25,11 @@ struct shard_plugin_sink {
      the command line writes them (largest first). BC is malloc'ed; the callee owns it. */
   int (*shard)(void *user, int k, char *bc, size_t size);
   /* Optional (NULL: each part writes the shards of its parts=N;part=I share). Asked about
-     every shard, in the order above, after the part's plan: nonzero when the part is to
-     write shard K now (the host gives each shard to one part; a part but 0 may wait here for
-     part 0's manifest). So the parts of one split share the shards as each comes free, and
-     the first ready (part 0, on a module it need not parse) takes the largest. A shard is
-     the same bytes whichever part writes it. */
+     every shard, in the order above, after the part's plan: positive when the part is to
+     write shard K now, 0 when not (the host gives each shard to one part; a part but 0 may
+     wait here for part 0's manifest), negative to stop the split. So the parts of one split share
+     the shards as each comes free, and the first ready (part 0, on a module it need not parse)
+     takes the largest. A shard is the same bytes whichever part writes it. */
   int (*claim)(void *user, int k);
 };
 

@@ -58,8 +58,9 @@ struct MemorySink {
   virtual bool manifest(llvm::StringRef Text) = 0;
   /// Shard S's bitcode; false: the host stops the split.
   virtual bool shard(unsigned S, llvm::StringRef Bitcode) = 0;
-  /// Whether this part writes shard S now: the host's claim, else Static (its share).
-  virtual bool claim(unsigned S, bool Static) = 0;
+  /// Whether this part writes shard S now: the host's claim, else Static (its share);
+  /// none: the host stops the split.
+  virtual std::optional<bool> claim(unsigned S, bool Static) = 0;
 };
 
 /// Runs Fn as this thread's in-process split, shard-split<memory> writing to Sink: true,

@@ -79,7 +79,8 @@ std::vector<unsigned> largestFirst(ArrayRef<uint64_t> Work) {
 /// Whether this part writes shard S. With parts=P, P processes split one module in
 /// parallel, each having made the same plan and decisions, and each writes its share
 /// (writerOf); an in-process host may instead hand the shards out as the parts ask (claim).
-bool writes(const SplitOptions &Opts, const Output &Out, unsigned S) {
+/// None: the host stops the split.
+std::optional<bool> writes(const SplitOptions &Opts, const Output &Out, unsigned S) {
   bool Share = writerOf(S, Opts.Parts) == Opts.Part;
   return Out.Sink ? Out.Sink->claim(S, Share) : Share;
 }
@@ -141,7 +142,10 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     notify(Opts.NotifyFD, "manifest");
   }
   for (unsigned S : largestFirst(Work)) {
-    if (!writes(Opts, Out, S))
+    std::optional<bool> Mine = writes(Opts, Out, S);
+    if (!Mine)
+      return PreservedAnalyses::none();
+    if (!*Mine)
       continue;
     LLVM_DEBUG(dbgs() << "shard-split: writing shard " << S << ", predicted work " << Work[S]
                       << ", " << Functions[S] << " functions\n");
