@@ -3,8 +3,9 @@
 # (-j1, so each job's time is uncontended), then computes for P workers the makespan of
 # shard's own schedule (largest predicted cost first onto the next free worker) plus the
 # other phases, and the speedup over serial `clang -O2 -c` measured in the same run.
-# Phase 1 at P workers runs in parts(P) parts (1 below 4 workers, else min(P/2, 8), as
-# job_split_parts in driver/job.c does). Each plans the whole module (measured alone as a part
+# Phase 1 at P workers runs in parts(P) parts, as job_split_parts in driver/job.c chooses at -O2
+# (processes: 1 below 4 workers, else min(P/2, 8); threads: ceil(P/17), at most 8), or in
+# SHARD_SPLIT_PARTS parts at every P (--split-parts). Each plans the whole module (measured alone as a part
 # that writes no shard, with and without the verifier); part 0 writes the manifest, and each
 # shard is written by one part: the processes' opt parts write their share (shard-split's
 # writerOf: from 4 parts on, none for part 0), the threads executor's parts claim the shards
@@ -22,8 +23,8 @@
 # SHARD_EXECUTOR=threads models the threads executor instead (`shard --executor threads`, in one
 # process): the job times and the one-part phase 1 come from the --report of `shard -j1
 # --executor threads --shards SHARDS`, the jobs run with the allocator the driver preloads into
-# itself (--malloc, as the process executor's tools get it). Its phase 1 runs in the same
-# parts(P) as the processes' (lib/plugin.c): part 0 on the input module, each other part on a
+# itself (--malloc, as the process executor's tools get it). Its phase 1 runs in its
+# parts(P) (lib/plugin.c): part 0 on the input module, each other part on a
 # copy, the input written as bitcode once and parsed by each. What a part costs besides its
 # shards is timed in process by bench/splitpart.c, which calls the plugin's split as the
 # library does (with the same allocator): writing the bitcode, parsing it, part 0 of 8 on the
@@ -97,7 +98,7 @@ else
 fi
 join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -v serialm="$serialm" -v sp="$split" \
   -v link="$link" -v plan="$plan" -v plannv="$plannv" -v shards="$shards" -v oh="${SHARD_JOB_OVERHEAD:-0}" -v mode="$mode" \
-  -v write="$write" -v wrote="$wrote" -v parse="$parse" -v dispose="$dispose" -v verify="$verify" '
+  -v write="$write" -v wrote="$wrote" -v parse="$parse" -v dispose="$dispose" -v verify="$verify" -v fixed="${SHARD_SPLIT_PARTS:-0}" '
   # Phase 1 in PARTS parts: part 0 plans (the manifest); a part but 0 parses (threads) and plans;
   # each shard is written (its cost share of the one-part writes) by its part: processes, its
   # share (shard-split writerOf); threads, the first part free once the manifest is known (a
@@ -134,6 +135,12 @@ join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -
     end = 0; for (s = 1; s <= p; s++) if (fr[s] > end) end = fr[s]
     return end + link
   }
+  # The parts of phase 1 at P workers (job_split_parts at -O2, or SHARD_SPLIT_PARTS).
+  function nparts(p,    n) {
+    if (fixed > 0) return fixed
+    n = mode == "threads" ? int((p + 16) / 17) : (p < 4 ? 1 : int(p / 2))
+    return n < 8 ? n : 8
+  }
   { key[NR] = $1; cost[NR] = $2; t[NR] = $3; total += $3; costs += $2; if ($3 > crit) { crit = $3; critk = $1 } }
   END {
     printf "serial clang -O2 -c: %.2f s", serial
@@ -155,7 +162,7 @@ join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -
       load[1] = verify
       for (j = 1; j <= NR; j++) { m = 1; for (w = 2; w <= p; w++) if (load[w] < load[m]) m = w; load[m] += t[j] }
       mk = 0; for (w = 1; w <= p; w++) if (load[w] > mk) mk = load[w]
-      parts = p < 4 ? 1 : (p / 2 < 8 ? int(p / 2) : 8)
+      parts = nparts(p)
       p1 = place(parts)
       wall = p1 + mk + link
       ow = overlapped(p, parts, 0)
@@ -163,5 +170,13 @@ join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -
         (serialm > 0 ? sprintf("%.2f", serialm / wall) : "-"), ow, serial / ow,
         (serialm > 0 ? sprintf("%.2f", serialm / ow) : "-"),
         (oh > 0 ? sprintf(" %.2f |", serial / overlapped(p, parts, oh)) : "")
+    }
+    # The same overlapped model with the parts fixed: what --split-parts would give.
+    print "\n| workers P | overlapped speedup vs serial with 1 / 2 / 4 / 8 split parts |\n|---:|---|"
+    for (i = 4; i <= n; i++) {
+      p = ps[i]; if (p > NR) continue
+      row = ""
+      for (parts = 1; parts <= 8; parts *= 2) { place(parts); row = row sprintf("%s%.2f", parts > 1 ? " / " : "", serial / overlapped(p, parts, 0)) }
+      printf "| %d | %s |\n", p, row
     }
   }'

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #define USAGE                                                                                      \
-  "usage: shard [-j N] [--shards N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2] [-v]\n"                 \
-  "             [-fno-pic|-fPIC|-fPIE] [-mcmodel=MODEL] [--presimplify] [--profile-use P]\n"       \
+  "usage: shard [-j N] [--shards N] [--split-parts N] [-O0|-O1|-O2|-O3] [--mv-targets T1,T2]\n"    \
+  "             [-v] [-fno-pic|-fPIC|-fPIE] [-mcmodel=MODEL] [--presimplify] [--profile-use P]\n"  \
   "             [--profile-generate F [--profile-atomic]]\n"                                       \
   "             [--keep-temps DIR] [--report FILE] [--time-trace FILE]\n"                          \
   "             [--launcher CMD] [--executor auto|processes|threads|slurm]\n"                      \
@@ -42,6 +42,8 @@ void cli_help(void) {
          "  --max-mem SIZE      run shard jobs at once only while their predicted peak memory\n"
          "                      adds up to at most SIZE bytes (suffix K, M, G, T: KiB, MiB...)\n"
          "  --shards N          number of shards; 0 lets the plugin choose (default 0)\n"
+         "  --split-parts N     split in N parts at once, each with its own copy of the\n"
+         "                      module; 0 chooses from -j and -O (default 0)\n"
          "  -O0 -O1 -O2 -O3     optimisation level, as clang -O<l> -c (default -O2)\n"
          "  -fno-pic -fPIC -fPIE  compile the shards with this relocation model, as clang\n"
          "                      -c -x ir with the flag (default: the module's PIC and PIE\n"
@@ -263,6 +265,8 @@ static int converted(struct parse *p, int argc, char **argv, int *i) {
     o->profile_gen = v;
   } else if ((v = val(argc, argv, i, "--shards"))) {
     o->shards = num("--shards", v, 0, SHARD_MAX_SHARDS);
+  } else if ((v = val(argc, argv, i, "--split-parts"))) {
+    o->split_parts = num("--split-parts", v, 0, SHARD_MAX_PARTS);
   } else if ((v = val(argc, argv, i, "--mv-targets"))) {
     o->mv_targets = mv_list(v);
   } else if ((v = val(argc, argv, i, "--launcher"))) {

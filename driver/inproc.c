@@ -121,6 +121,7 @@ static int run(const struct opts *o) {
   c.executor = SHARD_EXECUTOR_THREADS;
   c.jobs = o->jobs_given ? o->jobs : 0; /* 0: online CPUs, or the jobserver's tokens */
   c.shards = o->shards;
+  c.split_parts = o->split_parts;
   c.opt_level = o->olevel;
   char *mv = o->mv_targets ? xstrdup(o->mv_targets) : NULL; /* ':'-separated: back to ',' */
   for (char *s = mv; s && *s; s++)

@@ -17,20 +17,29 @@ char *shard_file(const char *dir, int k, const char *ext) {
   return fmt("%s/shard.%d%s", dir, k, ext);
 }
 
-/* How many opt processes split the module. Each holds the whole module and makes the same
-   plan, then writes every P-th shard. One process below 4 job slots: the compile jobs start
-   as shards are written (local.c), so the other slot is busy anyway, and a second process
-   would only parse and plan the module again, in a second copy of it. With 4 or more slots,
-   half of them, up to 8, where one writer would starve the jobs (part 0 then verifies the
-   input and writes the manifest while the others write the shards). */
+/* How many parts split the module (--split-parts, else from the job slots); each part holds
+   the whole module and makes the same plan. The process executor's opt parts write every
+   P-th shard: one below 4 slots (the jobs start as shards are written, local.c, so a second
+   process would only parse and plan again), else half the slots, where one writer would
+   starve the jobs. The threads executor's part 0 writes from the module it holds while any
+   other part first parses and plans its copy, which takes about as long as part 0's writes:
+   one part until the slots outnumber what one writer keeps fed, a shard's compile taking
+   JOB_WRITE_RATIO times its write at -O1 to -O3 (or more), 3 at -O0 (docs/measurements.md,
+   *Fewer parts*). At most 8 either way. */
 int job_split_parts(const struct opts *o) {
-  int slots = o->jobs;
+  enum { JOB_WRITE_RATIO = 16, MAX_AUTO_PARTS = 8 };
+  int slots = o->jobs, parts;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  if (o->split_parts)
+    return o->split_parts;
   if (o->executor == EXEC_SLURM && cpus > 0 && cpus < slots) /* the split runs here */
     slots = (int)cpus;
-  if (slots < 4)
-    return 1;
-  return slots / 2 < 8 ? slots / 2 : 8;
+  if (o->executor == EXEC_THREADS) {
+    int r = o->olevel ? JOB_WRITE_RATIO : 3;
+    parts = (slots + r) / (r + 1); /* a writer for every r + 1 slots, rounded up */
+  } else
+    parts = slots < 4 ? 1 : slots / 2;
+  return parts < MAX_AUTO_PARTS ? parts : MAX_AUTO_PARTS;
 }
 
 /* qsort order of shard pointers: by predicted cost, largest first, then by lower K (the order

@@ -11,6 +11,7 @@
 #define SHARD_LLVM_MAJOR 22
 #endif
 #define SHARD_VERSION "0.1.0"
+#define SHARD_MAX_PARTS 64 /* --split-parts, libshard's split_parts */
 
 /* --executor: what runs the shard compiles. */
 enum executor {
@@ -25,6 +26,7 @@ struct opts {
   int jobs_given;                /* -j was on the command line (else a jobserver decides) */
   unsigned long long max_mem;    /* --max-mem in bytes: predicted memory of running jobs; 0: none */
   int shards;                    /* --shards: 0 = let the plugin choose */
+  int split_parts;               /* --split-parts: 0 = job_split_parts() chooses */
   int olevel;                    /* -O0..-O3 */
   const char *reloc;             /* -fno-pic, -fPIC or -fPIE: the shard compiles' relocation
                                     model flag, or NULL: the one the module's flags give */

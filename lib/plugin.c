@@ -1,6 +1,6 @@
 /* plugin: phase 1 of the threads executor: loads the plugin the command line runs under opt
    (ShardPlugin.so next to this library, as the driver finds it next to itself) and runs its
-   in-process split in job_split_parts() parts, as the process executor runs its opt parts:
+   in-process split in job_split_parts() parts (one up to 17 jobs at -O1 to -O3):
    part 0 on the calling thread with the input module, every other part on a thread of its own
    with its own copy of the module, parsed in its own context (from the input file, or the
    input written as bitcode once). Each part makes the same plan, then claims the shards one
@@ -235,7 +235,7 @@ static LLVMMemoryBufferRef parts_bitcode(const struct tbuild *b, LLVMModuleRef m
   return LLVMWriteBitcodeToMemoryBuffer(m);
 }
 
-/* How many parts split B's input: job_split_parts(), as the command line; under a make
+/* How many parts split B's input: job_split_parts() for threads; under a make
    jobserver, no more than the implicit slot and the tokens free now (taken for the parts). */
 static int parts_count(struct tbuild *b) {
   int n = job_split_parts(&b->o);

@@ -51,6 +51,8 @@ static void command(struct vec *a, const char *input, const char *output,
   if (c->jobs)
     push(a, "-j%d", c->jobs);
   push(a, "--shards=%d", c->shards);
+  if (c->split_parts)
+    push(a, "--split-parts=%d", c->split_parts);
   push(a, "-O%d", c->opt_level);
   if (lib_reloc_flag(c))
     push(a, "%s", lib_reloc_flag(c));

@@ -128,6 +128,7 @@ int lib_check_config(const struct shard_config *c, struct shard_config *full, ch
   /* The fields each version has: those of the versions before, then its own. */
   static const size_t ends[] = {[2] = offsetof(struct shard_config, profile_use),
                                 [3] = offsetof(struct shard_config, verify),
+                                [4] = offsetof(struct shard_config, split_parts),
                                 [SHARD_API_VERSION] = sizeof(struct shard_config)};
   if (c && c->api_version >= 2 && c->api_version <= SHARD_API_VERSION) {
     shard_config_init(full);
@@ -143,6 +144,8 @@ int lib_check_config(const struct shard_config *c, struct shard_config *full, ch
   else if (c->jobs < 0 || c->shards < 0)
     *error = lib_msg("shard: negative %s (%d)", c->jobs < 0 ? "jobs" : "shards",
                      c->jobs < 0 ? c->jobs : c->shards);
+  else if (c->split_parts < 0 || c->split_parts > SHARD_MAX_PARTS)
+    *error = lib_msg("shard: split_parts %d is not 0 to %d", c->split_parts, SHARD_MAX_PARTS);
   else if (c->opt_level < 0 || c->opt_level > 3)
     *error = lib_msg("shard: optimisation level %d is not 0 to 3", c->opt_level);
   else if ((unsigned)c->reloc > SHARD_RELOC_PIE)

@@ -25,6 +25,8 @@ static void fill_opts(struct opts *o, const struct shard_config *c, const char *
     o->jobs = c->jobs;
   o->jobs_given = c->jobs != 0;
   o->shards = c->shards;
+  o->split_parts = c->split_parts;
+  o->executor = EXEC_THREADS; /* (job_split_parts) */
   o->olevel = c->opt_level;
   o->presimplify = c->presimplify;
   o->profile_use = c->profile_use;

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-#define SHARD_API_VERSION 4
+#define SHARD_API_VERSION 5
 
 #ifndef SHARD_EXPORT
 #if defined(__GNUC__)
@@ -119,6 +119,10 @@ struct shard_config {
                                    DIR/default_%m.profraw); NULL: none */
   int profile_atomic;           /* its counters updated atomically (-fprofile-update=atomic) */
   enum shard_verify verify;     /* API version 4 */
+  int split_parts; /* API version 5: the parts the split runs in, each with its own copy of
+                      the module (threads: a thread each, holding a job slot); 0: automatic,
+                      from jobs and opt_level (docs/library.md). The output is the same bytes
+                      whatever the number. */
 };
 
 /* Fills C with the defaults of the `shard` command line: -O2, automatic shards, online CPUs,

@@ -210,6 +210,8 @@ int main(int argc, char **argv) {
       config.shards = atoi(v);
     else if (!strcmp(o, "-j"))
       config.jobs = atoi(v);
+    else if (!strcmp(o, "--split-parts"))
+      config.split_parts = atoi(v);
     else if (!strcmp(o, "--cache"))
       config.cache_dir = v;
     else if (!strcmp(o, "--report"))
@@ -251,6 +253,8 @@ int main(int argc, char **argv) {
         config.profile_use = "/nonexistent/v3-field";
       if (config.api_version < 4)
         config.verify = (enum shard_verify)7;
+      if (config.api_version < 5)
+        config.split_parts = -3;
     } else if (!strcmp(o, "--verify"))
       config.verify = !strcmp(v, "after-split") ? SHARD_VERIFY_AFTER_SPLIT
                       : !strcmp(v, "first")     ? SHARD_VERIFY_FIRST
@@ -323,6 +327,8 @@ int main(int argc, char **argv) {
       config.executor = SHARD_EXECUTOR_DEFAULT;
     if ((unsigned)config.verify > SHARD_VERIFY_AFTER_SPLIT)
       config.verify = SHARD_VERIFY_FIRST;
+    if (config.split_parts < 0 || config.split_parts > 64)
+      config.split_parts = 0;
     config.report = config.time_trace = NULL;
     pool.cancel_after = -1;
     rc = compile_file(argv[i], argv[argc - 1], "after");
