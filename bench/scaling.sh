@@ -5,18 +5,18 @@
 # other phases, and the speedup over serial `clang -O2 -c` measured in the same run.
 # Phase 1 at P workers runs in parts(P) parts, as job_split_parts in driver/job.c chooses at -O2
 # (processes: 1 below 4 workers, else min(P/2, 8); threads: ceil(P/17), at most 8), or in
-# SHARD_SPLIT_PARTS parts at every P (--split-parts). Each plans the whole module (measured alone as a part
-# that writes no shard, with and without the verifier); part 0 writes the manifest, and each
-# shard is written by one part: the processes' opt parts write their share (shard-split's
-# writerOf: from 4 parts on, none for part 0), the threads executor's parts claim the shards
-# as they come free, the largest first (part 0, which parses nothing, first). Part 0 verifies
-# the input after its manifest and shards, while the jobs run. Two models, both with the shard
-# writes placed that way: the phases in sequence (phase 2 after phase 1, the verify a job of
-# worker 1: conservative), and overlapped, as both executors run: P job slots, the parts
-# holding theirs until they end, each shard's job started once it is written, the largest
-# ready first (the awk functions below). The jobs and phase 1 run with the allocator the
-# driver preloads into its tools (`shard --version`); the serial compile is timed without it
-# (the reference) and with it.
+# SHARD_SPLIT_PARTS parts at every P (--split-parts). Each plans the whole module (measured
+# alone as a part that writes no shard, with and without the verifier); part 0 writes the
+# manifest, and each shard is written by one part: the processes' opt parts write their share
+# (shard-split's writerOf: from 4 parts on, none for part 0), the threads executor's parts claim
+# the shards as they come free, the largest first (part 0, which parses nothing, first). Part 0
+# verifies the input after its manifest and shards, while the jobs run. Two models, both with
+# the shard writes placed that way: the phases in sequence (phase 2 after phase 1, the verify a
+# job of worker 1: conservative), and overlapped, as both executors run: P job slots, the parts
+# holding theirs until they end, each shard's job started once it is written, the largest ready
+# first (the awk functions below). The jobs and phase 1 run with the allocator the driver
+# preloads into its tools (`shard --version`); the serial compile is timed without it (the
+# reference) and with it, each before and after the shard measurements, the faster kept.
 #   bench/scaling.sh [INPUT.bc] [SHARDS] [BUILD_DIR]   (default: sqlite3 IR, 64, build)
 # SHARD_JOB_OVERHEAD=S adds a column: the speedup when each job costs S seconds more (a cluster
 # engine's per-job overhead, e.g. an srun step; docs/cluster.md).
@@ -51,10 +51,19 @@ timed() {
   "$@" || exit 1 # (runs in $(...): end it, and the script)
   echo "$(date +%s.%N) - $start" | bc
 }
-# The reference, and the same clang with the allocator the driver gives its tools (0: none).
-serial=$(timed "$bindir/clang" -O2 -c "$input" -o "$work/serial.o")
-serialm=0
-[ -z "$preload" ] || serialm=$(timed env LD_PRELOAD="$preload" "$bindir/clang" -O2 -c "$input" -o "$work/serial.o")
+# The reference, and the same clang with the allocator the driver gives its tools (0: none),
+# each timed once here and once after the shard measurements: the faster of the two (a busy
+# host slows a run more often than it speeds one up).
+serials() {
+  local t
+  t=$(timed "$bindir/clang" -O2 -c "$input" -o "$work/serial.o")
+  serial=$(echo "if (${serial:-0} > 0 && $serial < $t) $serial else $t" | bc)
+  [ -z "$preload" ] && return
+  t=$(timed env LD_PRELOAD="$preload" "$bindir/clang" -O2 -c "$input" -o "$work/serial.o")
+  serialm=$(echo "if ($serialm > 0 && $serialm < $t) $serialm else $t" | bc)
+}
+serial=0 serialm=0
+serials
 if [ "${SHARD_EXECUTOR:-processes}" = threads ]; then
   mode=threads
   llvm_inc=$("$bindir/llvm-config" --includedir) llvm_lib=$("$bindir/llvm-config" --libdir)
@@ -96,6 +105,7 @@ else
   mode=processes write=0 wrote=0 parse=0 dispose=0
   verify=$(echo "if ($plan > $plannv) $plan - $plannv else 0" | bc)
 fi
+serials
 join "$work/cost" "$work/time" | sort -k2,2nr -k1,1n | awk -v serial="$serial" -v serialm="$serialm" -v sp="$split" \
   -v link="$link" -v plan="$plan" -v plannv="$plannv" -v shards="$shards" -v oh="${SHARD_JOB_OVERHEAD:-0}" -v mode="$mode" \
   -v write="$write" -v wrote="$wrote" -v parse="$parse" -v dispose="$dispose" -v verify="$verify" -v fixed="${SHARD_SPLIT_PARTS:-0}" '

@@ -235,7 +235,7 @@ static LLVMMemoryBufferRef parts_bitcode(const struct tbuild *b, LLVMModuleRef m
   return LLVMWriteBitcodeToMemoryBuffer(m);
 }
 
-/* How many parts split B's input: job_split_parts() for threads; under a make
+/* How many parts split B's input: job_split_parts(), the threads executor's; under a make
    jobserver, no more than the implicit slot and the tokens free now (taken for the parts). */
 static int parts_count(struct tbuild *b) {
   int n = job_split_parts(&b->o);
