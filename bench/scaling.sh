@@ -57,7 +57,7 @@ timed() {
 serials() {
   local t
   t=$(timed "$bindir/clang" -O2 -c "$input" -o "$work/serial.o")
-  serial=$(echo "if (${serial:-0} > 0 && $serial < $t) $serial else $t" | bc)
+  serial=$(echo "if ($serial > 0 && $serial < $t) $serial else $t" | bc)
   [ -z "$preload" ] && return
   t=$(timed env LD_PRELOAD="$preload" "$bindir/clang" -O2 -c "$input" -o "$work/serial.o")
   serialm=$(echo "if ($serialm > 0 && $serialm < $t) $serialm else $t" | bc)

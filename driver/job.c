@@ -24,10 +24,10 @@ char *shard_file(const char *dir, int k, const char *ext) {
    starve the jobs. The threads executor's part 0 writes from the module it holds while any
    other part first parses and plans its copy, which takes about as long as part 0's writes:
    one part until the slots outnumber what one writer keeps fed, a shard's compile taking
-   JOB_WRITE_RATIO times its write at -O1 to -O3 (or more), 3 at -O0 (docs/measurements.md,
-   *Fewer parts*). At most 8 either way. */
+   JOB_WRITE_RATIO times its write at -O1 to -O3 (or more), O0_JOB_WRITE_RATIO at -O0
+   (docs/measurements.md, *Fewer parts*). At most 8 either way. */
 int job_split_parts(const struct opts *o) {
-  enum { JOB_WRITE_RATIO = 16, MAX_AUTO_PARTS = 8 };
+  enum { JOB_WRITE_RATIO = 16, O0_JOB_WRITE_RATIO = 3, MAX_AUTO_PARTS = 8 };
   int slots = o->jobs, parts;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   if (o->split_parts)
@@ -35,7 +35,7 @@ int job_split_parts(const struct opts *o) {
   if (o->executor == EXEC_SLURM && cpus > 0 && cpus < slots) /* the split runs here */
     slots = (int)cpus;
   if (o->executor == EXEC_THREADS) {
-    int r = o->olevel ? JOB_WRITE_RATIO : 3;
+    int r = o->olevel ? JOB_WRITE_RATIO : O0_JOB_WRITE_RATIO;
     parts = (slots + r) / (r + 1); /* a writer for every r + 1 slots, rounded up */
   } else
     parts = slots < 4 ? 1 : slots / 2;
