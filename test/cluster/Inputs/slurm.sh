@@ -22,8 +22,12 @@ cp "$FAULT"/* "$W/bin/" && chmod +x "$W/bin"/*
 clang -O2 -Xclang -disable-llvm-passes -emit-llvm -S "$LIB_C" -o "$W/lib.ll"
 SMALL=(--llvm-bindir "$W/bin" --shards 3 -j2 --executor slurm)
 
-# Prints "== TITLE" for FileCheck and the time so far on stderr.
-case_title() { echo "== $1"; echo "[$SECONDS s] $1" >&2; }
+# Appends a line to $W/progress.log with the time so far. Not on stderr: on a failure lit shows
+# the command's stderr before FileCheck's message, and a CI log cut short then lost the message.
+progress() { echo "[$SECONDS s] $*" >>"$W/progress.log"; }
+
+# Prints "== TITLE" for FileCheck and logs the time so far.
+case_title() { echo "== $1"; progress "$1"; }
 
 # The jobs in the queue but the background time-limit run's (named "limit").
 in_queue() { squeue -h -o %j | grep -vc '^limit$'; }
@@ -38,6 +42,7 @@ outcome() {
         [[ $n == 0 ]] && break
         sleep 0.1
     done
+    progress "$1: the queue drained in $((i / 10)) s"
     echo "$1: status $3, $([[ -e $2 ]] && echo "${2##*/} written" || echo "no output"), $n in" \
         "the queue, $(ls -A "${4:-$TMPDIR}" | wc -l) temporaries"
 }
@@ -164,7 +169,7 @@ outcome "node death" "$W/dead.o" $st
 case_title "a step killed at its time limit"
 wait $limit_pid
 st=$?
-echo "[$SECONDS s] the time-limit run took $((SECONDS - LIMIT_START)) s" >&2
+progress "the time-limit run took $((SECONDS - LIMIT_START)) s"
 cat "$W/limit.log"
 outcome "time limit" "$W/limit.o" $st "$W/limit"
-echo "== done"; echo "[$SECONDS s] done" >&2
+echo "== done"; progress done
