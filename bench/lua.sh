@@ -11,7 +11,8 @@
 # DIR/N/report.txt. The interpreter's output must be the same with both objects (else the row
 # says DIFFERENT and the exit status is 1). Lua seeds its string hashes with the time and
 # randomises table.sort's pivots with the clock: both are fixed here (-D), so that the counts
-# repeat (within a few hundred instructions: the paths and environment). Shard count 0 is the automatic one. DIR defaults to a temporary directory, removed at exit.
+# repeat (within a few hundred instructions: the paths and environment). Shard count 0 is the
+# automatic one. DIR defaults to a temporary directory, removed at exit.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 SHARDS="0 2 4 8 16" BUILD="" OUT=""
