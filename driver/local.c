@@ -3,8 +3,10 @@
    follows (local_link). */
 #define _XOPEN_SOURCE 700
 #include "local.h"
+
 #include "cache.h"
 #include "cmd.h"
+#include "elfgroup.h"
 #include "job.h"
 #include "jobserver.h"
 #include "proc.h"
@@ -443,6 +445,9 @@ char *local_link(const struct manifest *m, const struct opts *o) {
   cmd_write_syms(m, work_dir());
   work_set_tmpout(tmp);
   run_step(&j.step[j.nsteps - 1]); /* llvm-objcopy */
+  char *err = elfgroup_private_file(tmp, m);
+  if (err)
+    die("cannot make the shared locals' groups private: %s", err);
   job_free(&j);
   av_free(&syms);
   return tmp;

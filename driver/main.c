@@ -17,6 +17,8 @@ int main(int argc, char **argv) {
   char **cmd = NULL;
   if (argc > 1 && !strcmp(argv[1], NINJA_AFTER_SPLIT))
     return ninja_after_split(argc, argv);
+  if (argc > 1 && !strcmp(argv[1], NINJA_PRIVATE_GROUPS))
+    return ninja_private_groups(argc, argv);
   if (argc > 1 && !strcmp(argv[1], SLURM_STEP))
     return slurm_step_main(argc, argv);
   switch (cli_parse(&o, argc, argv, &cmd)) {

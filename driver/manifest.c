@@ -118,6 +118,17 @@ static int take_promo(struct manifest *m, struct reading *r, char **f, int n) {
   struct promo *p = &m->promos[m->npromos++];
   p->new = xstrdup(f[1]);
   p->old = strcmp(f[2], "-") ? xstrdup(f[2]) : NULL;
+  p->grouped = 0;
+  return 0;
+}
+
+/* Takes a "grouped NEW" line, which follows NEW's "promoted" line. */
+static int take_grouped(struct manifest *m, struct reading *r, char **f, int n) {
+  if (n != 2 || !*f[1])
+    return malformed(r, "expected 'grouped NEW'", "");
+  if (!m->npromos || strcmp(m->promos[m->npromos - 1].new, f[1]))
+    return malformed(r, "'grouped' line not after the 'promoted' line of ", f[1]);
+  m->promos[m->npromos - 1].grouped = 1;
   return 0;
 }
 
@@ -144,6 +155,8 @@ static int take_line(struct manifest *m, struct reading *r, char *line) {
     return take_shard(m, r, f, n);
   } else if (!strcmp(f[0], "promoted")) {
     return take_promo(m, r, f, n);
+  } else if (!strcmp(f[0], "grouped")) {
+    return take_grouped(m, r, f, n);
   } /* other lines: ignored (forward compatibility) */
   return 0;
 }

@@ -17,6 +17,7 @@ struct shard {
 
 struct promo {
   char *new, *old; /* old is NULL when the manifest says "-" (only localise) */
+  int grouped;     /* a "grouped NEW" line: its comdat group is made private (elfgroup) */
 };
 
 enum reloc { RELOC_STATIC, RELOC_PIC, RELOC_PIE };

@@ -6,7 +6,9 @@
    same OUT. Every path in FILE is absolute: ninja can run it from any directory. */
 #define _XOPEN_SOURCE 700
 #include "ninja.h"
+
 #include "cmd.h"
+#include "elfgroup.h"
 #include "job.h"
 #include "util.h"
 #include "workdir.h"
@@ -214,16 +216,19 @@ static char *split_cmd(const struct job *j, const char *dir, int n, const char *
 }
 
 /* The link edge's command: link job J's ld.lld -r and llvm-objcopy (which writes TMP) as the
-   local executor runs them, then TMP renamed onto OUT: a failed or interrupted link leaves no
-   OUT and no temporary. */
-static char *link_cmd(const struct job *j, const char *tmp) {
+   local executor runs them, the shared locals' groups made private (shard PRIVATE_GROUPS DIR
+   TMP), then TMP renamed onto OUT: a failed or interrupted link leaves no OUT and no
+   temporary. */
+static char *link_cmd(const struct job *j, const char *dir, const char *tmp) {
+  char *self = self_path();
+  char *gv[] = {self, NINJA_PRIVATE_GROUPS, (char *)dir, (char *)tmp, NULL};
   char *lw = j->nsteps > 1 ? shell_words(j->step[0].argv.v) : NULL,
-       *cw = shell_words(j->step[j->nsteps - 1].argv.v), *tw = shell_word(tmp),
-       *ow = shell_word(j->out.v[0]);
-  char *s = fmt("t=%s; trap 'rm -f \"$t\"; exit 1' INT TERM HUP; %s%s%s && mv -f %s %s || "
+       *cw = shell_words(j->step[j->nsteps - 1].argv.v), *gw = shell_words(gv),
+       *tw = shell_word(tmp), *ow = shell_word(j->out.v[0]);
+  char *s = fmt("t=%s; trap 'rm -f \"$t\"; exit 1' INT TERM HUP; %s%s%s && %s && mv -f %s %s || "
                 "{ rm -f %s; exit 1; }",
-                tw, lw ? lw : "", lw ? " && " : "", cw, tw, ow, tw);
-  free(lw), free(cw), free(tw), free(ow);
+                tw, lw ? lw : "", lw ? " && " : "", cw, gw, tw, ow, tw);
+  free(self), free(lw), free(cw), free(gw), free(tw), free(ow);
   return s;
 }
 
@@ -304,16 +309,18 @@ static void compile_edges(FILE *f, const struct manifest *m, const struct opts *
 static void link_edge(FILE *f, const struct opts *o, const struct opts *a, int n, const char *dir) {
   struct job j;
   struct argv syms = {0}, none = {0}, iins = {0};
-  char *tmp = fmt("%s.shard-tmp", a->out);
+  char *tmp = fmt("%s.shard-tmp", a->out), *self;
   av_pushf(&syms, "@%s/objcopy.rsp", dir);
   job_link(&j, a, dir, n, syms.v, tmp);
   av_pushf(&iins, "%s/objcopy.rsp", dir);
   av_pushf(&iins, "%s/localize.syms", dir);
   av_pushf(&iins, "%s/redefine.syms", dir);
   push_all(&iins, &j.tools);
-  char *cmd = link_cmd(&j, tmp), *desc = fmt("LINK %s", o->out);
+  self = self_path();
+  av_push(&iins, self);
+  char *cmd = link_cmd(&j, dir, tmp), *desc = fmt("LINK %s", o->out);
   put_edge(f, "link", &j.out, &none, &j.in, &iins, cmd, desc);
-  free(tmp), free(cmd), free(desc);
+  free(tmp), free(cmd), free(desc), free(self);
   av_free(&syms), av_free(&iins);
   job_free(&j);
 }
@@ -403,6 +410,23 @@ int ninja_after_split(int argc, char **argv) {
     die("cannot write '%s': %s", rp, strerror(errno));
   av_free(&syms);
   free(rp);
+  free(mp);
+  return 0;
+}
+
+/* shard --ninja-private-groups DIR OBJ, run by the link edge after objcopy: makes the comdat
+   groups of the shared locals that DIR/manifest lists private to OBJ (elfgroup). */
+int ninja_private_groups(int argc, char **argv) {
+  if (argc != 4)
+    die("usage: shard %s DIR OBJ (run by the link edge of shard --emit-ninja's file)",
+        NINJA_PRIVATE_GROUPS);
+  struct manifest m;
+  char *mp = fmt("%s/manifest", argv[2]);
+  manifest_read(mp, &m);
+  char *err = elfgroup_private_file(argv[3], &m);
+  if (err)
+    die("cannot make the shared locals' groups private: %s", err);
+  manifest_free(&m);
   free(mp);
   return 0;
 }

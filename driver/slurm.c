@@ -60,28 +60,12 @@ void slurm_check_output(const char *obj, int k, const char *log) {
             k, strrchr(obj, '/') ? strrchr(obj, '/') + 1 : obj);
 }
 
-/* Reads file PATH whole into a NUL-terminated buffer (*N bytes); NULL when it cannot. */
-static char *slurp(const char *path, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  size_t cap = 4096, len = 0, r;
-  char *b = xmalloc(cap + 1);
-  while ((r = fread(b + len, 1, cap - len, f)) > 0)
-    if ((len += r) == cap)
-      b = xrealloc(b, (cap *= 2) + 1);
-  fclose(f);
-  b[len] = 0;
-  *n = len;
-  return b;
-}
-
 /* Takes the wrapper's marker lines out of shard S's step log LOG (so that it holds what srun
    and the compile printed, as without the wrapper) and records the last one's node, step and
    peak memory in S; without one (the wrapper did not end), they stay unknown. */
 void slurm_take_marker(const char *log, struct shard *s) {
   size_t n, ml = strlen(MARK);
-  char *b = slurp(log, &n), *p, *from = b;
+  char *b = read_file(log, &n), *p, *from = b;
   if (!b)
     return;
   int found = 0;

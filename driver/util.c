@@ -270,6 +270,29 @@ int write_all(int fd, const char *p, size_t len) {
   return 0;
 }
 
+/* Reads file PATH whole into a NUL-terminated buffer (*N bytes); NULL (errno set) when it
+   cannot. */
+char *read_file(const char *path, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  size_t cap = 4096, len = 0, r;
+  char *b = xmalloc(cap + 1);
+  while ((r = fread(b + len, 1, cap - len, f)) > 0)
+    if ((len += r) == cap)
+      b = xrealloc(b, (cap *= 2) + 1);
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    free(b);
+    errno = EIO;
+    return NULL;
+  }
+  b[len] = 0;
+  *n = len;
+  return b;
+}
+
 /* Whether PATH names something other than a regular file (/dev/null, a FIFO): an output to
    write into, as clang does, never to replace. */
 int special_file(const char *path) {

@@ -42,5 +42,6 @@ int rm_tree(const char *path);
 char *self_exe(void);
 int write_all(int fd, const char *p, size_t len);
 int special_file(const char *path);
+char *read_file(const char *path, size_t *n);
 
 #endif

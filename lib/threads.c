@@ -7,6 +7,7 @@
 #include "threads.h"
 
 #include "cmd.h"
+#include "elfgroup.h"
 #include "job.h"
 #include "util.h"
 
@@ -105,6 +106,16 @@ static int link_objects(struct tbuild *b, struct shard_engine_buf *out, char **e
   int rc = shard_engine_link(objs, (const char *const *)names, n, promos, b->m.npromos, out, &log);
   if (rc)
     *error = lib_msg("shard: error: cannot link the shards of '%s': %s", b->input, log ? log : "");
+  int changed;
+  char *gerr = rc ? NULL : elfgroup_private(out->data, out->size, &b->m, &changed);
+  if (gerr) {
+    *error = lib_msg("shard: error: cannot make the shared locals' groups of '%s' private: %s",
+                     b->input, gerr);
+    free(gerr);
+    shard_engine_free(out->data);
+    *out = (struct shard_engine_buf){0};
+    rc = 1;
+  }
   shard_engine_free(log);
   for (int k = 0; k < n; k++)
     free(names[k]);

@@ -81,8 +81,11 @@ bool writeManifest(const Module &M, const Output &Out, ArrayRef<uint64_t> Work,
      << "\n";
   for (unsigned S = 0; S < Work.size(); ++S)
     OS << "shard " << S << " cost " << Work[S] << " functions " << Functions[S] << "\n";
-  for (const Promotion &Pr : Promoted)
+  for (const Promotion &Pr : Promoted) {
     OS << "promoted " << Pr.NewName << " " << Pr.OldName << "\n";
+    if (Pr.Grouped)
+      OS << "grouped " << Pr.NewName << "\n";
+  }
   OS.flush();
   if (Out.Sink)
     return Out.Sink->manifest(Text);

@@ -379,6 +379,28 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim, bool CopyBo
   return L;
 }
 
+std::vector<uint8_t> shareLocals(Layout &L, const SplitLimits &Lim, const StringSet<> &Pinned,
+                                 const std::vector<uint8_t> &Promoted) {
+  std::vector<uint8_t> Shared(L.Defs.size(), 0);
+  for (uint32_t I = 0; I < L.Defs.size(); ++I) {
+    const auto *F = dyn_cast<Function>(L.Defs[I]);
+    // Called only directly: a function whose address is taken (an alias, a pointer) stays
+    // with its owner, which keeps it anyway.
+    if (!Promoted[I] || !F || !F->hasLocalLinkage() || F->hasAddressTaken() || L.Dup[I] ||
+        L.Unit[I] >= 0 || L.PerShard[I] || L.BlocksTaken[I] || Pinned.contains(F->getName()) ||
+        !importable(*F) || !copyableBody(*F))
+      continue;
+    uint64_t Limit = F->hasFnAttribute(Attribute::InlineHint) ? 2 * Lim.ImportCost : Lim.ImportCost;
+    if (!Limit || (L.Cost[I] > Limit && !alwaysInlined(*F))) // import-cost=0: no imports
+      continue;
+    Shared[I] = 1;
+    L.Import[I] = 1;
+  }
+  LLVM_DEBUG(dbgs() << "shard-split: " << llvm::count(Shared, 1)
+                    << " promoted locals may be imported at import-cost\n");
+  return Shared;
+}
+
 void addDefinitions(Layout &L, ArrayRef<GlobalObject *> New, const SplitLimits &Lim) {
   uint32_t First = L.Defs.size();
   unsigned Pos = L.SourcePos.size(); // after every global value the module had

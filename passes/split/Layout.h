@@ -88,6 +88,15 @@ void markHotCalls(llvm::Module &M, Layout &L, const SplitLimits &Lim);
 /// Marks in Placed (one Place per definition) how shard S holds each definition.
 void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector<uint8_t> &Placed);
 
+/// Of the locals that the split promotes anyway (Promoted, promotedDefinitions), the
+/// functions a shard may import as it imports a global, up to import-cost: marks them
+/// importable (L.Import) and returns them (copySharedLocals shares them). Importing one
+/// promotes nothing that is not promoted already, and the shard's inliner then sees the
+/// body the serial inliner takes into each caller, where it would otherwise see a call
+/// to a declaration and take the caller as cheaper than the serial build does.
+std::vector<uint8_t> shareLocals(Layout &L, const SplitLimits &Lim, const llvm::StringSet<> &Pinned,
+                                 const std::vector<uint8_t> &Promoted);
+
 /// Makes every shard that holds a definition naming a per-shard one (L.PerShard) hold
 /// that one too: a private copy of a local, a copy of any other. Run after every other
 /// placement, so that nothing promotes or imports them.

@@ -38,27 +38,6 @@ std::string unitSuffix(const Module &M) {
                                /*Width=*/16);
 }
 
-/// Which definitions to promote: the unnamed globals that are not local, and the locals
-/// that a shard refers to without holding them (or only imports).
-std::vector<uint8_t> promotedDefinitions(const Layout &L, unsigned NumShards,
-                                         const std::vector<std::vector<uint8_t>> &Placed) {
-  std::vector<uint8_t> Promote(L.Defs.size(), 0);
-  // The symbol of an unnamed global, __unnamed_N, is numbered per module: each shard
-  // would number it differently, and two shards' __unnamed_1 would clash or bind to
-  // each other. Like a local, it cannot be named from outside the unit.
-  for (uint32_t I = 0; I < L.Defs.size(); ++I)
-    if (!L.Defs[I]->hasName() && !L.Defs[I]->hasLocalLinkage() &&
-        !L.Defs[I]->hasAvailableExternallyLinkage())
-      Promote[I] = 1;
-  for (unsigned S = 0; S < NumShards; ++S)
-    for (uint32_t I = 0; I < L.Defs.size(); ++I)
-      if (Placed[S][I] != NotHere)
-        for (uint32_t R : L.Refs[I])
-          if ((Placed[S][R] == NotHere || Placed[S][R] == Import) && L.Defs[R]->hasLocalLinkage())
-            Promote[R] = 1;
-  return Promote;
-}
-
 /// Name without the counter that the front end or LLVM appended: ".str.1207" gives ".str".
 StringRef withoutCounter(StringRef Name) {
   StringRef Base = Name.rtrim("0123456789");
@@ -146,6 +125,25 @@ void namePrivatesByReferrer(const Layout &L, uint32_t First) {
     ++K;
     GV.setName(Try);
   }
+}
+
+std::vector<uint8_t> promotedDefinitions(const Layout &L, unsigned NumShards,
+                                         const std::vector<std::vector<uint8_t>> &Placed) {
+  std::vector<uint8_t> Promote(L.Defs.size(), 0);
+  // The symbol of an unnamed global, __unnamed_N, is numbered per module: each shard
+  // would number it differently, and two shards' __unnamed_1 would clash or bind to
+  // each other. Like a local, it cannot be named from outside the unit.
+  for (uint32_t I = 0; I < L.Defs.size(); ++I)
+    if (!L.Defs[I]->hasName() && !L.Defs[I]->hasLocalLinkage() &&
+        !L.Defs[I]->hasAvailableExternallyLinkage())
+      Promote[I] = 1;
+  for (unsigned S = 0; S < NumShards; ++S)
+    for (uint32_t I = 0; I < L.Defs.size(); ++I)
+      if (Placed[S][I] != NotHere)
+        for (uint32_t R : L.Refs[I])
+          if ((Placed[S][R] == NotHere || Placed[S][R] == Import) && L.Defs[R]->hasLocalLinkage())
+            Promote[R] = 1;
+  return Promote;
 }
 
 std::vector<Promotion> promoteCrossShardLocals(Module &M, const Layout &L, unsigned NumShards,
@@ -249,6 +247,44 @@ unsigned copyOdrGroups(const Layout &L, std::vector<std::vector<uint8_t>> &Place
       }
   LLVM_DEBUG(dbgs() << "shard-split: " << Copies << " linkonce_odr copies for importers\n");
   return Copies;
+}
+
+unsigned copySharedLocals(Module &M, const Layout &L, const std::vector<uint8_t> &Shared,
+                          std::vector<std::vector<uint8_t>> &Placed,
+                          std::vector<Promotion> &Promoted) {
+  StringMap<Promotion *> ByName;
+  for (Promotion &P : Promoted)
+    ByName[P.NewName] = &P;
+  // Per function, whether every shard other than its owner that names it imports it (the
+  // definitions presimplify added after shareLocals are none of them).
+  std::vector<uint8_t> AllImport(Shared);
+  AllImport.resize(L.Defs.size(), 0);
+  for (unsigned S = 0; S < Placed.size(); ++S) {
+    const std::vector<uint8_t> &P = Placed[S];
+    for (uint32_t I = 0; I < L.Defs.size(); ++I)
+      if (P[I] != NotHere)
+        for (uint32_t R : L.Refs[I])
+          if (AllImport[R] && L.Owner[R] != S && P[R] != Import)
+            AllImport[R] = 0;
+  }
+  unsigned N = 0;
+  for (uint32_t I = 0; I < L.Defs.size(); ++I) {
+    auto *F = dyn_cast<Function>(L.Defs[I]);
+    if (!AllImport[I] || !F || F->hasLocalLinkage()) // not promoted: nothing to share
+      continue;
+    for (unsigned S = 0; S < Placed.size(); ++S)
+      if (Placed[S][I] == Import)
+        Placed[S][I] = Copy;
+    F->setLinkage(GlobalValue::LinkOnceODRLinkage);
+    F->setComdat(M.getOrInsertComdat(F->getName()));
+    auto It = ByName.find(F->getName());
+    assert(It != ByName.end() && "a shared local is promoted");
+    if (It != ByName.end())
+      It->second->Grouped = true;
+    ++N;
+  }
+  LLVM_DEBUG(dbgs() << "shard-split: " << N << " promoted locals shared as linkonce_odr\n");
+  return N;
 }
 
 /// Makes a discardable (linkonce) definition that another shard refers to without

@@ -26,6 +26,8 @@ struct Layout;
 /// A local made a global symbol, as the manifest lists it.
 struct Promotion {
   std::string NewName, OldName; // OldName "-": keep NewName when localising
+  bool Grouped = false;         // in a comdat of its name (copySharedLocals), for the driver
+                                // to make private once local
 };
 
 /// Names that must survive promotion: locals named by module asm or kept by llvm.used.
@@ -54,6 +56,21 @@ std::vector<Promotion> promoteCrossShardLocals(llvm::Module &M, const Layout &L,
 /// Copied; returns how many copies it made.
 unsigned copyOdrGroups(const Layout &L, std::vector<std::vector<uint8_t>> &Placed,
                        std::vector<uint8_t> &Copied);
+
+/// Which definitions the split must promote under Placed: the locals that some shard
+/// refers to without holding them (or only imports), and the unnamed non-locals.
+std::vector<uint8_t> promotedDefinitions(const Layout &L, unsigned NumShards,
+                                         const std::vector<std::vector<uint8_t>> &Placed);
+
+/// Gives each shard that imports a promoted local function of Shared (shareLocals) a
+/// linkonce_odr copy of it (Copy), where no shard declares it without holding it, and
+/// makes the function linkonce_odr in a comdat of its promoted name: its owner drops it
+/// once every call there is inlined, as a serial build deletes the static, and a shard
+/// that keeps a call compiles a copy, of which the linker keeps one. Run after
+/// promoteCrossShardLocals. Returns how many functions it shared.
+unsigned copySharedLocals(llvm::Module &M, const Layout &L, const std::vector<uint8_t> &Shared,
+                          std::vector<std::vector<uint8_t>> &Placed,
+                          std::vector<Promotion> &Promoted);
 
 /// Makes a discardable definition that another shard refers to without holding it
 /// weak in its owner.

@@ -116,6 +116,12 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   std::vector<std::vector<uint8_t>> Placed(P->NumShards);
   for (unsigned S = 0; S < P->NumShards; ++S)
     placeShard(L, Opts.Limits, S, Placed[S]);
+  std::vector<uint8_t> Shared;
+  if (Opts.Limits.ShareLocals) {
+    Shared = shareLocals(L, Opts.Limits, Pinned, promotedDefinitions(L, P->NumShards, Placed));
+    for (unsigned S = 0; S < P->NumShards; ++S)
+      placeShard(L, Opts.Limits, S, Placed[S]);
+  }
   if (Opts.Limits.SinkLocals)
     sinkSingleShardLocals(L, Placed);
   if (Opts.Limits.SingleCaller)
@@ -129,6 +135,8 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     presimplifyShared(M, L, Opts.Limits, Placed, {Opts.Presimplify, Opts.Threads, Opts.Verify});
   holdPerShard(L, Placed);
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
+  if (Opts.Limits.ShareLocals)
+    copySharedLocals(M, L, Shared, Placed, Promoted);
   keepAlive(L, P->NumShards, Placed);
 
   std::vector<unsigned> Functions(P->NumShards, 0);
@@ -190,6 +198,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";no-odr-copies";
   if (!Lim.ImportReached)
     OS << ";no-import-reached";
+  if (!Lim.ShareLocals)
+    OS << ";no-share-locals";
   if (!Lim.DupOneCaller)
     OS << ";no-dup-one-caller";
   if (Opts.Parts != D.Parts)

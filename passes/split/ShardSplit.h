@@ -38,6 +38,8 @@ struct SplitLimits {
   bool OdrCopies = true;          // a linkonce_odr group other shards import: a linkonce_odr
                                   // copy in its comdat in each of them, none kept alive
                                   // (copyOdrGroups; no-odr-copies: docs/measurements.md)
+  bool ShareLocals = true;        // the local functions promoted anyway: imported up to
+                                  // import-cost, linkonce_odr copies (shareLocals)
   bool ImportReached = true;      // a local other shards reach only through their imports: a
                                   // private copy in each, promoted nowhere
                                   // (sinkImportReachedLocals; no-import-reached)

@@ -70,8 +70,9 @@ def anonymous(name):
 
 
 def read_manifest(path):
-    """(number of shards, {new name: old name or '-'}, shard lines) of a manifest."""
-    shards, promos, lines = None, {}, 0
+    """(number of shards, {new name: old name or '-'}, shard lines, {grouped new names}) of a
+    manifest."""
+    shards, promos, lines, grouped = None, {}, 0, set()
     with open(path) as f:
         head = f.readline().strip()
         if head != "shard-manifest 1":
@@ -82,19 +83,23 @@ def read_manifest(path):
                 shards = int(w[1])
             elif w[:1] == ["promoted"]:
                 promos["@" + w[1]] = w[2]
+            elif w[:1] == ["grouped"]:
+                grouped.add("@" + w[1])
             elif w[:1] == ["shard"]:
                 if int(w[1]) != lines:
                     raise Failure("manifest", "shard line %d out of order" % lines)
                 lines += 1
-    return shards, promos, lines
+    return shards, promos, lines, grouped
 
 
 # --------------------------------------------------------------------------------------
 # Checks
 
 
-def check_split(inp, shards, promos, linked):
-    """Checks the shard modules (Mod) against the input (Mod); raises Failure."""
+def check_split(inp, shards, promos, linked, grouped=frozenset()):
+    """Checks the shard modules (Mod) against the input (Mod); raises Failure. A grouped
+    promotion (a shared local) is linkonce_odr in a comdat in each shard that holds it, or
+    weak_odr in its owner where another shard only declares it."""
     suffix = re.compile(r"\.shard\.[0-9a-f]{16}(\.\d+)?$")
 
     def private(name):
@@ -114,7 +119,7 @@ def check_split(inp, shards, promos, linked):
     outside = inp.decls | {x for x, d in inp.defs.items() if d[1] == "available_externally"}
     holders, imports = {}, []
     for k, s in enumerate(shards):
-        for name, (kind, link, vis, _) in s.defs.items():
+        for name, (kind, link, vis, comdat) in s.defs.items():
             o = orig(name)
             if link == "private" or anonymous(name):
                 continue
@@ -122,7 +127,7 @@ def check_split(inp, shards, promos, linked):
                 if link == "available_externally":
                     imports.append((k, name, o))
                 else:
-                    holders.setdefault(o, []).append((k, name, link, vis))
+                    holders.setdefault(o, []).append((k, name, link, vis, comdat))
                 continue
             if o not in inp.defs:
                 raise Failure("extra-definition", "shard %d defines %s, which the input does "
@@ -133,7 +138,7 @@ def check_split(inp, shards, promos, linked):
             if inp.defs[o][0] != kind:
                 raise Failure("kind", "shard %d: %s is a %s, in the input a %s" % (
                     k, name, kind, inp.defs[o][0]))
-            holders.setdefault(o, []).append((k, name, link, vis))
+            holders.setdefault(o, []).append((k, name, link, vis, comdat))
     public = {}  # original name -> shard holding it with a linkage other shards can use
     for o, (kind, link, vis, comdat) in inp.defs.items():
         if private(o) or link == "available_externally":
@@ -144,7 +149,16 @@ def check_split(inp, shards, promos, linked):
                                                                                     link))
         if link in LOCAL:
             renamed = [x for x in h if x[1] != o or x[1] in promos]
-            if renamed:
+            if renamed and renamed[0][1] in grouped:
+                new = renamed[0][1]
+                if any(x[1] != new or x[2] not in ("linkonce_odr", "weak_odr") or
+                       x[3] != "hidden" or not x[4] for x in h):
+                    raise Failure("promotion", "shared %s %s: expected hidden linkonce_odr "
+                                  "definitions in a comdat, got %s" % (link, o, h))
+                kept = [x for x in h if x[2] == "weak_odr"]
+                if kept:
+                    public[o] = kept[0]
+            elif renamed:
                 # A local comdat group may be copied into several shards (the linker
                 # keeps one group); anything else is defined once.
                 if (len(h) != 1 and not comdat) or any(x[2] != "external" or x[3] != "hidden"

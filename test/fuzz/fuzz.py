@@ -169,7 +169,7 @@ def run_case(env, d, case, inp_mod, program, cache):
     cmd = opt_cmd(env, "in.bc", os.path.basename(sd), n, params, mv, slack=slack, place=place)
     case["repro"] = [quote(cmd)]
     run(cmd, "opt", cwd=d)
-    nshards, promos, lines = read_manifest(os.path.join(sd, "manifest"))
+    nshards, promos, lines, grouped = read_manifest(os.path.join(sd, "manifest"))
     if n and nshards != n or lines != nshards:
         raise Failure("manifest", "%s shards, %d shard lines, asked for %d" % (nshards, lines, n))
     bcs = [os.path.join(sd, "shard.%d.bc" % k) for k in range(nshards)]
@@ -177,7 +177,7 @@ def run_case(env, d, case, inp_mod, program, cache):
     run([env.tool("llvm-link"), "--disable-debug-info-type-map"] + bcs + ["-o", linked],
         "link")
     mods = dis(env, bcs + [linked])
-    check_split(inp_mod, mods[:-1], promos, mods[-1])
+    check_split(inp_mod, mods[:-1], promos, mods[-1], grouped)
     if case["parts"] > 1:
         pd = sd + ".parts"
         os.mkdir(pd)

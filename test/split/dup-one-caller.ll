@@ -14,7 +14,7 @@
 ; only, is copied into shard 0.
 ;
 ; RUN: rm -rf %t && mkdir %t
-; RUN: %opt-shard -passes='shard-split<dir=%t>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t;no-share-locals>' -disable-output %s
 ; RUN: llvm-dis %t/shard.0.bc -o - | FileCheck --check-prefix=S0 --implicit-check-not=define --implicit-check-not=declare %s
 ; RUN: llvm-dis %t/shard.1.bc -o - | FileCheck --check-prefix=S1 --implicit-check-not=define --implicit-check-not=declare %s
 ; RUN: opt -passes=verify -disable-output %t/shard.0.bc
@@ -22,12 +22,12 @@
 ; RUN: FileCheck --check-prefix=MAN --implicit-check-not=promoted %s < %t/manifest
 ; Off: @mid and @r are copied into shard 0 as well, and nothing is promoted.
 ; RUN: rm -rf %t.off && mkdir %t.off
-; RUN: %opt-shard -passes='shard-split<dir=%t.off;no-dup-one-caller>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t.off;no-dup-one-caller;no-share-locals>' -disable-output %s
 ; RUN: llvm-dis %t.off/shard.0.bc -o - | FileCheck --check-prefix=OFF --implicit-check-not=define --implicit-check-not=declare %s
 ; RUN: not grep promoted %t.off/manifest
 ; With tiny-cost at 45, @mid is tiny, and copied again.
 ; RUN: rm -rf %t.tiny && mkdir %t.tiny
-; RUN: %opt-shard -passes='shard-split<dir=%t.tiny;tiny-cost=45>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t.tiny;tiny-cost=45;no-share-locals>' -disable-output %s
 ; RUN: llvm-dis %t.tiny/shard.0.bc -o - | FileCheck --check-prefix=TINY %s
 ; TINY: define internal i32 @mid(
 ; RUN: %opt-shard -passes='shard-split<dir=%t;no-dup-one-caller>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s

@@ -1,8 +1,10 @@
 ; shard-split copies what another shard's code needs to optimise as in a serial build:
 ; small locals called only directly (and unnamed_addr constants) are copied privately,
 ; small functions and constants of other shards are imported available_externally, a
-; local that is imported is promoted (one symbol, hidden), and what exceeds the limits is
-; only declared. import-cost=0;dup-cost=0;const-bytes=0 turns all of it off.
+; local that is imported is promoted (one symbol, hidden) and, where every shard that names
+; it imports it, shared (share-locals): a hidden linkonce_odr copy in a comdat of its name in
+; each, owner included, which the manifest lists as grouped; what exceeds the limits is only
+; declared. import-cost=0;dup-cost=0;const-bytes=0 turns all of it off.
 ; RUN: rm -rf %t && mkdir %t
 ; RUN: %opt-shard -passes='shard-partition<shards=2;place=graph>,shard-split<dir=%t>' -disable-output %s
 ; RUN: llvm-dis %t/shard.1.bc -o - | FileCheck --check-prefix=S1 %s
@@ -84,7 +86,7 @@ define i32 @user(i32 %x) !shard.cost !{i64 1600} {
 ; S0-DAG: @huge.shard.[[H]] = hidden constant [2000 x i32]
 ; S0-DAG: define internal i32 @tiny(
 ; S0-DAG: define available_externally i32 @small(
-; S0-DAG: define available_externally hidden i32 @mid.shard.[[H]](
+; S0-DAG: define linkonce_odr hidden i32 @mid.shard.[[H]](i32 %x) comdat {
 ; S0-DAG: declare i32 @leaf(
 ; S0-DAG: declare i32 @large(
 ; S0-DAG: define i32 @user(
@@ -97,10 +99,11 @@ define i32 @user(i32 %x) !shard.cost !{i64 1600} {
 ; S1-DAG: define internal i32 @tiny(
 ; S1-DAG: define i32 @small(
 ; S1-DAG: define i32 @leaf(
-; S1-DAG: define hidden i32 @mid.shard.[[H]](
+; S1-DAG: define linkonce_odr hidden i32 @mid.shard.[[H]](i32 %x) comdat {
 ; S1-DAG: define i32 @big(
 
-; MAN-DAG: promoted mid.shard.{{[0-9a-f]+}} mid
+; MAN-DAG: promoted [[MID:mid.shard.[0-9a-f]+]] mid
+; MAN-DAG: grouped [[MID]]
 ; MAN-DAG: promoted named.shard.{{[0-9a-f]+}} named
 ; MAN-DAG: promoted huge.shard.{{[0-9a-f]+}} huge
 ; MAN-NOT: promoted tiny

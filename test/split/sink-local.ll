@@ -9,7 +9,7 @@
 ; share shard 5. @helper is called from @b only, @shared from @b and @c.
 ;
 ; RUN: rm -rf %t && mkdir %t
-; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,print<shard-plan>,shard-split<dir=%t;sink-locals>' \
+; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,print<shard-plan>,shard-split<dir=%t;sink-locals;no-share-locals>' \
 ; RUN:   -disable-output %s 2>&1 | FileCheck --check-prefix=PLAN %s
 ; RUN: llvm-dis %t/shard.3.bc -o - | FileCheck --check-prefix=S3 --implicit-check-not=define %s
 ; RUN: llvm-dis %t/shard.4.bc -o - | FileCheck --check-prefix=S4 --implicit-check-not=define %s
@@ -19,7 +19,7 @@
 ; RUN: FileCheck --check-prefix=MAN --implicit-check-not=promoted %s < %t/manifest
 ; Without sink-locals, @helper is imported into shard 3 and promoted in its owner.
 ; RUN: rm -rf %t.off && mkdir %t.off
-; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,shard-split<dir=%t.off>' -disable-output %s
+; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,shard-split<dir=%t.off;no-share-locals>' -disable-output %s
 ; RUN: llvm-dis %t.off/shard.3.bc -o - | FileCheck --check-prefix=OFF %s
 ; RUN: %opt-shard -passes='shard-split<dir=%t;sink-locals>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s
 ; PIPE: shard-split<dir={{.*}};sink-locals>
