@@ -87,7 +87,7 @@ char *elfgroup_private(char *data, size_t size, const struct manifest *m, int *c
   }
   if (!shnum) /* more sections than e_shnum holds: section 0's sh_size has the count */
     shnum = shdr(&e, shoff, 32, 8, 20, 4);
-  if (!inside(&e, shoff, shnum * shentsize)) {
+  if (shnum > size / shentsize || !inside(&e, shoff, shnum * shentsize)) {
     err = xstrdup("section header table out of the file");
     goto out;
   }
