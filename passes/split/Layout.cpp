@@ -201,17 +201,21 @@ bool importable(const GlobalValue &GV) {
          (!GV.hasComdat() || GV.hasLinkOnceODRLinkage() || GV.hasWeakODRLinkage());
 }
 
+/// Whether function F of cost Cost may be imported under limit Limit (twice that with
+/// inlinehint; any cost when always_inline; nothing at all when Limit is 0).
+bool importableFunction(const Function &F, uint64_t Cost, uint64_t Limit) {
+  if (F.hasFnAttribute(Attribute::InlineHint))
+    Limit *= 2;
+  return (Cost <= Limit || (Limit && alwaysInlined(F))) && copyableBody(F);
+}
+
 /// A definition another shard may import as available_externally: a function
 /// small enough to be inlined, or a constant whose loads can be folded.
 bool importEligible(const GlobalValue &GV, const SplitLimits &Lim) {
   if (!importable(GV))
     return false;
-  if (const auto *F = dyn_cast<Function>(&GV)) {
-    uint64_t Limit = importLimit(*F, Lim);
-    if (F->hasFnAttribute(Attribute::InlineHint))
-      Limit *= 2;
-    return (getCost(*F) <= Limit || (Limit && alwaysInlined(*F))) && copyableBody(*F);
-  }
+  if (const auto *F = dyn_cast<Function>(&GV))
+    return importableFunction(*F, getCost(*F), importLimit(*F, Lim));
   if (const auto *V = dyn_cast<GlobalVariable>(&GV))
     return smallConstant(*V, Lim);
   return false;
@@ -388,10 +392,7 @@ std::vector<uint8_t> shareLocals(Layout &L, const SplitLimits &Lim, const String
     // with its owner, which keeps it anyway.
     if (!Promoted[I] || !F || !F->hasLocalLinkage() || F->hasAddressTaken() || L.Dup[I] ||
         L.Unit[I] >= 0 || L.PerShard[I] || L.BlocksTaken[I] || Pinned.contains(F->getName()) ||
-        !importable(*F) || !copyableBody(*F))
-      continue;
-    uint64_t Limit = F->hasFnAttribute(Attribute::InlineHint) ? 2 * Lim.ImportCost : Lim.ImportCost;
-    if (!Limit || (L.Cost[I] > Limit && !alwaysInlined(*F))) // import-cost=0: no imports
+        !importable(*F) || !importableFunction(*F, L.Cost[I], Lim.ImportCost))
       continue;
     Shared[I] = 1;
     L.Import[I] = 1;
