@@ -129,8 +129,14 @@ out:
   return err;
 }
 
-/* elfgroup_private on the object file PATH, rewritten in place when a group changes. */
+/* elfgroup_private on the object file PATH, rewritten in place when a group changes; not read
+   at all when M groups nothing. */
 char *elfgroup_private_file(const char *path, const struct manifest *m) {
+  size_t i = 0;
+  while (i < m->npromos && !m->promos[i].grouped)
+    i++;
+  if (i == m->npromos)
+    return NULL;
   size_t size;
   char *data = read_file(path, &size);
   if (!data)

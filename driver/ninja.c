@@ -216,11 +216,10 @@ static char *split_cmd(const struct job *j, const char *dir, int n, const char *
 }
 
 /* The link edge's command: link job J's ld.lld -r and llvm-objcopy (which writes TMP) as the
-   local executor runs them, the shared locals' groups made private (shard PRIVATE_GROUPS DIR
+   local executor runs them, the shared locals' groups made private (SELF PRIVATE_GROUPS DIR
    TMP), then TMP renamed onto OUT: a failed or interrupted link leaves no OUT and no
    temporary. */
-static char *link_cmd(const struct job *j, const char *dir, const char *tmp) {
-  char *self = self_path();
+static char *link_cmd(const struct job *j, char *self, const char *dir, const char *tmp) {
   char *gv[] = {self, NINJA_PRIVATE_GROUPS, (char *)dir, (char *)tmp, NULL};
   char *lw = j->nsteps > 1 ? shell_words(j->step[0].argv.v) : NULL,
        *cw = shell_words(j->step[j->nsteps - 1].argv.v), *gw = shell_words(gv),
@@ -228,7 +227,7 @@ static char *link_cmd(const struct job *j, const char *dir, const char *tmp) {
   char *s = fmt("t=%s; trap 'rm -f \"$t\"; exit 1' INT TERM HUP; %s%s%s && %s && mv -f %s %s || "
                 "{ rm -f %s; exit 1; }",
                 tw, lw ? lw : "", lw ? " && " : "", cw, gw, tw, ow, tw);
-  free(self), free(lw), free(cw), free(gw), free(tw), free(ow);
+  free(lw), free(cw), free(gw), free(tw), free(ow);
   return s;
 }
 
@@ -309,16 +308,15 @@ static void compile_edges(FILE *f, const struct manifest *m, const struct opts *
 static void link_edge(FILE *f, const struct opts *o, const struct opts *a, int n, const char *dir) {
   struct job j;
   struct argv syms = {0}, none = {0}, iins = {0};
-  char *tmp = fmt("%s.shard-tmp", a->out), *self;
+  char *tmp = fmt("%s.shard-tmp", a->out), *self = self_path();
   av_pushf(&syms, "@%s/objcopy.rsp", dir);
   job_link(&j, a, dir, n, syms.v, tmp);
   av_pushf(&iins, "%s/objcopy.rsp", dir);
   av_pushf(&iins, "%s/localize.syms", dir);
   av_pushf(&iins, "%s/redefine.syms", dir);
   push_all(&iins, &j.tools);
-  self = self_path();
   av_push(&iins, self);
-  char *cmd = link_cmd(&j, dir, tmp), *desc = fmt("LINK %s", o->out);
+  char *cmd = link_cmd(&j, self, dir, tmp), *desc = fmt("LINK %s", o->out);
   put_edge(f, "link", &j.out, &none, &j.in, &iins, cmd, desc);
   free(tmp), free(cmd), free(desc), free(self);
   av_free(&syms), av_free(&iins);
