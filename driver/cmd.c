@@ -57,8 +57,9 @@ static void ir_args(struct argv *a, const char *bc, const char *obj) {
 
 /* Phase 2, the flags every shard compile gets after its own. */
 static void shard_flags(struct argv *a, const struct opts *o) {
-  /* The plugin has the simplification pipeline skip the functions the split simplified. */
-  if (opts_presimplifies(o))
+  /* The plugin has the simplification pipeline skip the functions the split simplified, and
+     the imports it marked for their callers in the same call graph SCC (-O0 has neither). */
+  if (opts_compile_plugin(o))
     av_pushf(a, "-fpass-plugin=%s", o->plugin);
   /* ld -r cannot carry an address-significance table (it keeps a stale one that lld
      --icf=safe ignores with a warning), so the shards do not emit one, as llc did not. */

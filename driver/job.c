@@ -95,6 +95,8 @@ void job_compile(struct job *j, const struct opts *o, const struct manifest *m, 
     av_push(&j->tools, o->compile_cmd[0]);
   else
     av_pushf(&j->tools, "%s/clang", o->bindir);
+  if (opts_compile_plugin(o))
+    av_push(&j->tools, o->plugin);
 }
 
 /* The link of the NSHARDS objects in DIR (K ascending) into O's output: ld.lld -r into
@@ -135,7 +137,7 @@ struct cache_key job_shard_key(const struct opts *o, const struct manifest *m, c
   struct argv *a = &j.step[0].argv;
   struct cache_hasher *h = cache_hasher_new("shard");
   cache_hash_tool(h, a->v[skip]);
-  if (opts_presimplifies(o)) /* the plugin takes part in the compile */
+  if (opts_compile_plugin(o)) /* the plugin takes part in the compile */
     cache_hash_tool(h, o->plugin);
   for (int i = skip; i < a->n; i++)
     cache_hash_str(h, a->v[i]);

@@ -62,6 +62,10 @@ void opts_cache(struct opts *o, int given, int off) {
 /* Whether the split simplifies what shards share (--presimplify; -O0 simplifies nothing). */
 int opts_presimplifies(const struct opts *o) { return o->presimplify && o->olevel > 0; }
 
+/* Whether the shard compiles load the plugin (clang -fpass-plugin), for the skips of the
+   functions the split presimplified or marked for the inliner's walk: at -O1 and up. */
+int opts_compile_plugin(const struct opts *o) { return o->olevel > 0; }
+
 /* The IR-level profile the split applies (--profile-use, the launcher's -fprofile-use=), or
    NULL: none, or -O0, whose pipeline applies none. */
 const char *opts_profile(const struct opts *o) { return o->olevel > 0 ? o->profile_use : NULL; }

@@ -80,6 +80,7 @@ int opts_code_model(const char *name);
 void opts_init(struct opts *o);
 void opts_cache(struct opts *o, int given, int off);
 int opts_presimplifies(const struct opts *o);
+int opts_compile_plugin(const struct opts *o);
 const char *opts_profile(const struct opts *o);
 int opts_profile_flag(const char *arg);
 const char *opts_profile_gen(const struct opts *o);

@@ -159,6 +159,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       return (Lim.OdrCopies = Key == "odr-copies"), true;
     if ((Key == "import-reached" || Key == "no-import-reached") && Value.empty())
       return (Lim.ImportReached = Key == "import-reached"), true;
+    if ((Key == "serial-scc" || Key == "no-serial-scc") && Value.empty())
+      return (Lim.SerialScc = Key == "serial-scc"), true;
     if ((Key == "share-locals" || Key == "no-share-locals") && Value.empty())
       return (Lim.ShareLocals = Key == "share-locals"), true;
     if ((Key == "dup-one-caller" || Key == "no-dup-one-caller") && Value.empty())
@@ -173,8 +175,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
                       "import-depth=N, "
                       "tiny-cost=N, hot-import-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
                       "presimplify=L, threads=N, quick-exit, verify, copy-bodies, sink-locals, "
-                      "single-caller, no-odr-copies, no-import-reached, no-dup-one-caller or "
-                      "no-share-locals");
+                      "single-caller, no-odr-copies, no-import-reached, no-dup-one-caller, "
+                      "no-share-locals or no-serial-scc");
     if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16))
       return badParam("shard-split", Param,
                       Key == "import-depth" ? "expected an integer from 0 to 16"
@@ -310,7 +312,7 @@ void shard::registerPlugin(PassBuilder &PB) {
     PIC->addClassToPassName(shard::ShardProfileGenPass::name(), "shard-profile-gen");
   }
   PB.registerPipelineParsingCallback(parseModulePass);
-  shard::registerPresimplifiedSkip(PB);
+  shard::registerShardSkips(PB);
   // OptimizerEarly: after the inliner and the function simplification pipeline,
   // before the loop vectoriser (LLVM 20 added the LTO phase argument).
 #if LLVM_VERSION_MAJOR >= 20

@@ -22,6 +22,9 @@ inline constexpr const char *MVFamilyMD = "shard.mv.family"; // !{!"f"}: member 
 inline constexpr const char *MVCloneMD = "shard.mv.clone";   // !{!"x86-64-v3"} or !{!"default"}
 // Function attribute set by shard-split<presimplify=L>: simplified once by the split.
 inline constexpr const char *PresimplifiedAttr = "shard-presimplified";
+// Function attribute set by shard-split<serial-scc> on an import that a function of its shard
+// calls from within its call graph SCC: left unsimplified while the inliner walks the shard.
+inline constexpr const char *SerialSccAttr = "shard-serial-scc";
 
 } // namespace shard
 

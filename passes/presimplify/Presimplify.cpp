@@ -7,9 +7,10 @@
 // Closure.cpp), gives their owners and holders the simplified bodies, and marks
 // them with the attribute "shard-presimplified". In a shard compile that loads
 // the plugin (clang -fpass-plugin), the optional passes of the simplification
-// pipeline skip a marked function (registerPresimplifiedSkip); the optimisation
+// pipeline skip a marked function (registerShardSkips); the optimisation
 // pipeline (vectorisers, late cleanup) and the code generator treat it like any
-// other.
+// other. The same hook leaves unsimplified, while the inliner walks the call
+// graph, the imports the split marked "shard-serial-scc" (split/Scc.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "presimplify/Presimplify.h"
@@ -39,35 +40,44 @@ void simplifyClosure(Module &M, unsigned Level) {
 
 namespace {
 
-bool marked(const Function &F) { return F.hasFnAttribute(PresimplifiedAttr); }
-
-/// Whether an optional pass about to run on IR may skip it: a marked function, a
-/// loop of one, or a call graph SCC of marked functions only.
-bool presimplified(Any IR) {
+/// Whether IR, about to go through an optional pass, is marked with attribute Attr: a
+/// marked function, a loop of one, or a call graph SCC of marked functions only.
+bool markedIR(Any IR, StringRef Attr) {
+  auto Marked = [Attr](const Function &F) { return F.hasFnAttribute(Attr); };
   if (const auto *F = any_cast<const Function *>(&IR))
-    return marked(**F);
+    return Marked(**F);
   if (const auto *L = any_cast<const Loop *>(&IR))
-    return marked(*(*L)->getHeader()->getParent());
+    return Marked(*(*L)->getHeader()->getParent());
   if (const auto *C = any_cast<const LazyCallGraph::SCC *>(&IR))
-    return llvm::all_of(**C, [](const LazyCallGraph::Node &N) { return marked(N.getFunction()); });
+    return llvm::all_of(**C, [&](const LazyCallGraph::Node &N) { return Marked(N.getFunction()); });
   return false;
 }
 
 } // namespace
 
-void registerPresimplifiedSkip(PassBuilder &PB) {
+void registerShardSkips(PassBuilder &PB) {
   PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks();
   if (!PIC)
     return;
   // The simplification pipeline ends where the optimisation pipeline drops the
-  // available_externally bodies (every -O1..-O3 pipeline that emits code).
+  // available_externally bodies (every -O1..-O3 pipeline that emits code); the
+  // inliner's walk of the call graph SCCs is the module inliner wrapper.
   auto Optimising = std::make_shared<bool>(false);
-  PIC->registerBeforeNonSkippedPassCallback([Optimising](StringRef ID, Any) {
+  auto Inlining = std::make_shared<bool>(false);
+  PIC->registerBeforeNonSkippedPassCallback([Optimising, Inlining](StringRef ID, Any) {
     if (ID == "EliminateAvailableExternallyPass")
       *Optimising = true;
+    else if (ID == "ModuleInlinerWrapperPass")
+      *Inlining = true;
   });
-  PIC->registerShouldRunOptionalPassCallback(
-      [Optimising](StringRef, Any IR) { return *Optimising || !presimplified(IR); });
+  PIC->registerAfterPassCallback([Inlining](StringRef ID, Any, const PreservedAnalyses &) {
+    if (ID == "ModuleInlinerWrapperPass")
+      *Inlining = false;
+  });
+  PIC->registerShouldRunOptionalPassCallback([Optimising, Inlining](StringRef, Any IR) {
+    return *Optimising || !(markedIR(IR, PresimplifiedAttr) ||
+                            (*Inlining && markedIR(IR, SerialSccAttr)));
+  });
 }
 
 } // namespace shard

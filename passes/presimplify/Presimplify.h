@@ -3,7 +3,7 @@
 // shard-split<presimplify=L> simplifies once, before the shards are written,
 // the functions that several shards hold (presimplifyShared, Closure.cpp), and
 // marks them; a shard compile that loads the plugin skips them in its own
-// simplification pipeline (registerPresimplifiedSkip, Presimplify.cpp).
+// simplification pipeline (registerShardSkips, Presimplify.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SHARD_PRESIMPLIFY_PRESIMPLIFY_H
@@ -42,9 +42,10 @@ void presimplifyShared(llvm::Module &M, split::Layout &L, const SplitLimits &Lim
 
 /// Runs the module simplification pipeline of -O<Level> over M (the split's closure).
 void simplifyClosure(llvm::Module &M, unsigned Level);
-/// Has the optional passes of the simplification pipeline skip the functions marked
-/// PresimplifiedAttr (in the shard compiles).
-void registerPresimplifiedSkip(llvm::PassBuilder &PB);
+/// Has the optional passes of the simplification pipeline skip, in the shard compiles, the
+/// functions marked PresimplifiedAttr, and those marked SerialSccAttr while the inliner
+/// walks the call graph (split/Scc.cpp).
+void registerShardSkips(llvm::PassBuilder &PB);
 
 } // namespace shard
 

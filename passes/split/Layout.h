@@ -31,6 +31,8 @@ struct SplitLimits;
 
 namespace split {
 
+struct ClonedModule;
+
 /// What the split knows about the module's definitions.
 struct Layout {
   std::vector<llvm::GlobalValue *> Defs; // in module order, then those presimplify made
@@ -56,6 +58,9 @@ struct Layout {
                                  // copyableLocal)
   std::vector<uint8_t> PerShard; // held by every shard that names it, with its own linkage:
                                  // never promoted or imported (perShardDefinition)
+  std::vector<uint32_t> CallScc; // with serial-scc: each function's SCC of the module's
+                                 // call graph (markCallSccs), else empty
+  std::vector<uint32_t> SccPos;  // and its place in that SCC
 };
 
 /// How a shard holds a definition.
@@ -85,6 +90,15 @@ void collectLinks(Layout &L, uint32_t I);
 /// With a profile in M, the functions each definition calls at a hot call site
 /// (L.HotCalls; Hot.cpp); none without one, or with SplitLimits::HotImportCost 0.
 void markHotCalls(llvm::Module &M, Layout &L, const SplitLimits &Lim);
+/// Numbers the SCCs of M's call graph, as the inliner sees it, into L.CallScc, and each
+/// function's place in its SCC into L.SccPos (Scc.cpp).
+void markCallSccs(llvm::Module &M, Layout &L);
+/// Marks SerialSccAttr on each function that shard C imports (Here: its places) and that a
+/// function it holds calls from within their SCC, placed before it there (L.CallScc,
+/// L.SccPos; none when empty), but those presimplified: the shard's inliner then sees it as
+/// the serial one does. Returns how many.
+unsigned markSerialSccImports(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C);
+
 /// Marks in Placed (one Place per definition) how shard S holds each definition.
 void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector<uint8_t> &Placed);
 

@@ -206,6 +206,10 @@ void buildShard(ClonedModule &C, const Module &M, const Plan &P, const Layout &L
       auto *GV = cast<GlobalValue>(C.VMap[L.Defs[I]]);
       GV->setName(GV->getName() + ".shard" + Twine(S));
     }
+  unsigned Deferred = markSerialSccImports(L, Here, C);
+  (void)Deferred;
+  LLVM_DEBUG(dbgs() << "shard-split: shard " << S << ": " << Deferred
+                    << " imports left unsimplified for callers in their SCC\n");
   bool IsAsmShard = S == P.AsmShard;
   if (IsAsmShard)
     C.Mod->setModuleInlineAsm(M.getModuleInlineAsm());

@@ -113,6 +113,8 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   // Names pinned by llvm.used or module asm, once the privates have their new names.
   StringSet<> Pinned = pinnedNames(M);
   Layout L = buildLayout(M, *P, Opts.Limits, Opts.CopyBodies, Pinned);
+  if (Opts.Limits.SerialScc)
+    markCallSccs(M, L); // the serial call graph, before presimplify changes any body
   std::vector<std::vector<uint8_t>> Placed(P->NumShards);
   for (unsigned S = 0; S < P->NumShards; ++S)
     placeShard(L, Opts.Limits, S, Placed[S]);
@@ -198,6 +200,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";no-odr-copies";
   if (!Lim.ImportReached)
     OS << ";no-import-reached";
+  if (!Lim.SerialScc)
+    OS << ";no-serial-scc";
   if (!Lim.ShareLocals)
     OS << ";no-share-locals";
   if (!Lim.DupOneCaller)

@@ -40,6 +40,9 @@ struct SplitLimits {
                                   // (copyOdrGroups; no-odr-copies: docs/measurements.md)
   bool ShareLocals = true;        // the local functions promoted anyway: imported up to
                                   // import-cost, linkonce_odr copies (shareLocals)
+  bool SerialScc = true;          // an import called from within its serial call graph SCC:
+                                  // left unsimplified for the shard's inliner (Scc.cpp;
+                                  // no-serial-scc)
   bool ImportReached = true;      // a local other shards reach only through their imports: a
                                   // private copy in each, promoted nowhere
                                   // (sinkImportReachedLocals; no-import-reached)
