@@ -159,6 +159,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       return (Lim.OdrCopies = Key == "odr-copies"), true;
     if ((Key == "import-reached" || Key == "no-import-reached") && Value.empty())
       return (Lim.ImportReached = Key == "import-reached"), true;
+    if ((Key == "import-callees" || Key == "no-import-callees") && Value.empty())
+      return (Lim.ImportCallees = Key == "import-callees"), true;
     if ((Key == "serial-scc" || Key == "no-serial-scc") && Value.empty())
       return (Lim.SerialScc = Key == "serial-scc"), true;
     if ((Key == "share-locals" || Key == "no-share-locals") && Value.empty())
@@ -176,7 +178,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
                       "tiny-cost=N, hot-import-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
                       "presimplify=L, threads=N, quick-exit, verify, copy-bodies, sink-locals, "
                       "single-caller, no-odr-copies, no-import-reached, no-dup-one-caller, "
-                      "no-share-locals or no-serial-scc");
+                      "no-share-locals, no-serial-scc or no-import-callees");
     if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16))
       return badParam("shard-split", Param,
                       Key == "import-depth" ? "expected an integer from 0 to 16"

@@ -126,8 +126,8 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   }
   if (Opts.Limits.SinkLocals)
     sinkSingleShardLocals(L, Placed);
-  if (Opts.Limits.SingleCaller)
-    sinkSingleCallerLocals(L, Placed);
+  if (Opts.Limits.SingleCaller || Opts.Limits.ImportCallees)
+    sinkSingleCallerLocals(L, Placed, !Opts.Limits.SingleCaller);
   std::vector<uint8_t> OdrCopied(L.Defs.size(), 0);
   if (Opts.Limits.OdrCopies)
     copyOdrGroups(L, Placed, OdrCopied);
@@ -202,6 +202,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";no-import-reached";
   if (!Lim.SerialScc)
     OS << ";no-serial-scc";
+  if (!Lim.ImportCallees)
+    OS << ";no-import-callees";
   if (!Lim.ShareLocals)
     OS << ";no-share-locals";
   if (!Lim.DupOneCaller)

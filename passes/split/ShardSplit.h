@@ -35,6 +35,8 @@ struct SplitLimits {
   bool SingleCaller = false;      // a local only one function refers to: a private copy in
                                   // each shard holding that function (sinkSingleCallerLocals;
                                   // off: docs/measurements.md, the sweep of 2026-12-02)
+  bool ImportCallees = true;      // the same, only in the shards that import or copy that
+                                  // function (no-import-callees: docs/measurements.md)
   bool OdrCopies = true;          // a linkonce_odr group other shards import: a linkonce_odr
                                   // copy in its comdat in each of them, none kept alive
                                   // (copyOdrGroups; no-odr-copies: docs/measurements.md)

@@ -128,7 +128,8 @@ unsigned sinkSingleShardLocals(const Layout &L, std::vector<std::vector<uint8_t>
   return Sunk;
 }
 
-unsigned sinkSingleCallerLocals(const Layout &L, std::vector<std::vector<uint8_t>> &Placed) {
+unsigned sinkSingleCallerLocals(const Layout &L, std::vector<std::vector<uint8_t>> &Placed,
+                                bool NotOwned) {
   // The one definition that refers to each one, Many if several do, None if none.
   constexpr uint32_t None = ~0u, Many = ~0u - 1;
   std::vector<uint32_t> By(L.Defs.size(), None);
@@ -144,7 +145,7 @@ unsigned sinkSingleCallerLocals(const Layout &L, std::vector<std::vector<uint8_t
       if (F >= Many || !L.Sinkable[R] || !isa<Function>(L.Defs[F]))
         continue;
       for (unsigned S = 0; S < Placed.size(); ++S)
-        if (S != L.Owner[R] && Placed[S][F] != NotHere &&
+        if (S != L.Owner[R] && Placed[S][F] != NotHere && (!NotOwned || Placed[S][F] != Own) &&
             (Placed[S][R] == NotHere || Placed[S][R] == Import)) {
           Placed[S][R] = Dup;
           ++Sunk;

@@ -34,8 +34,11 @@ unsigned sinkSingleShardLocals(const Layout &L, std::vector<std::vector<uint8_t>
 /// Gives every shard that holds F, other than R's owner, a private copy (Dup) of each
 /// local function R that only F refers to: there, as in the serial build, R is a static
 /// with one call (the last-call bonus applies), and R is no longer promoted, so its owner's
-/// inliner sees it so too (or drops it, unused). Returns how many copies it made.
-unsigned sinkSingleCallerLocals(const Layout &L, std::vector<std::vector<uint8_t>> &Placed);
+/// inliner sees it so too (or drops it, unused). NotOwned: only the shards that import or
+/// copy F, not one that owns it (import-callees: an imported body is then the one the
+/// serial inliner weighs, with its one-call statics inlined). Returns how many copies it made.
+unsigned sinkSingleCallerLocals(const Layout &L, std::vector<std::vector<uint8_t>> &Placed,
+                                bool NotOwned);
 
 } // namespace split
 } // namespace shard

@@ -17,9 +17,10 @@
 ; RUN: opt -passes=verify -disable-output %t/shard.0.bc
 ; RUN: opt -passes=verify -disable-output %t/shard.1.bc
 ; RUN: FileCheck --check-prefix=MAN --implicit-check-not=promoted %s < %t/manifest
-; With no-import-reached, shard 0 declares @stat, promoted in its owner; @deep stays in shard 1 only.
+; With no-import-reached (and no-import-callees, which copies @stat too: only @mid calls it),
+; shard 0 declares @stat, promoted in its owner; @deep stays in shard 1 only.
 ; RUN: rm -rf %t.off && mkdir %t.off
-; RUN: %opt-shard -passes='shard-split<dir=%t.off;no-import-reached>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t.off;no-import-reached;no-import-callees>' -disable-output %s
 ; RUN: llvm-dis %t.off/shard.0.bc -o - | FileCheck --check-prefix=OFF0 --implicit-check-not=deep %s
 ; RUN: FileCheck --check-prefix=OFF-MAN %s < %t.off/manifest
 ; RUN: %opt-shard -passes='shard-split<dir=%t;no-import-reached>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s

@@ -21,11 +21,11 @@
 ; RUN: opt -passes=verify -disable-output %t/shard.2.bc
 ; RUN: opt -passes=verify -disable-output %t/shard.3.bc
 ; RUN: FileCheck --check-prefix=MAN --implicit-check-not=promoted %s < %t/manifest
-; Without single-caller (and without import-reached, which copies @deep and @deeper into shard 3
-; too, since only its import of @mid reaches them), @deep and @deeper are promoted, and shard 3
-; declares @deep.
+; Without single-caller (and without import-callees and import-reached, which copy @deep and
+; @deeper into shard 3 too, since only its import of @mid reaches them), @deep and @deeper are
+; promoted, and shard 3 declares @deep.
 ; RUN: rm -rf %t.off && mkdir %t.off
-; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,shard-split<dir=%t.off;no-import-reached;no-share-locals>' -disable-output %s
+; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,shard-split<dir=%t.off;no-import-reached;no-share-locals;no-import-callees>' -disable-output %s
 ; RUN: llvm-dis %t.off/shard.3.bc -o - | FileCheck --check-prefix=OFF %s
 ; RUN: FileCheck --check-prefix=OFF-MAN %s < %t.off/manifest
 ; RUN: %opt-shard -passes='shard-split<dir=%t;single-caller>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s
