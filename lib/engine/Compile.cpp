@@ -227,8 +227,9 @@ bool compile(const shard_engine_compile_opts &O, StringRef BC, clang::Diagnostic
 #endif
   if (!CI.createTarget())
     return false;
-  // -fpass-plugin (the shard skips, presimplify/Presimplify.h): as cc1 does before its action; LLVM 22's backend
-  // registers the plugins the instance loaded, LLVM 19's loads them itself.
+  // -fpass-plugin (the shard skips, presimplify/Presimplify.h): as cc1 does before its
+  // action; LLVM 22's backend registers the plugins the instance loaded, LLVM 19's loads
+  // them itself.
   CI.LoadRequestedPlugins();
   if (Diags.hasErrorOccurred())
     return false;
