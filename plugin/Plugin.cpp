@@ -130,6 +130,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
                                    {"parts", &Opts.Parts},
                                    {"tiny-cost", &Lim.TinyCost},
                                    {"threads", &Opts.Threads},
+                                   {"presimplify-depth", &Opts.PresimplifyDepth},
                                    {"part", &Opts.Part},
                                    {"hot-import-cost", &Lim.HotImportCost}};
   bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
@@ -176,13 +177,14 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
                       "expected dir=PATH, memory, import-cost=N, local-import-cost=N, dup-cost=N, "
                       "import-depth=N, "
                       "tiny-cost=N, hot-import-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
-                      "presimplify=L, threads=N, quick-exit, verify, copy-bodies, sink-locals, "
-                      "single-caller, no-odr-copies, no-import-reached, no-dup-one-caller, "
-                      "no-share-locals, no-serial-scc or no-import-callees");
-    if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16))
+                      "presimplify=L, presimplify-depth=N, threads=N, quick-exit, verify, "
+                      "copy-bodies, sink-locals, single-caller, no-odr-copies, no-import-reached, "
+                      "no-dup-one-caller, no-share-locals, no-serial-scc or no-import-callees");
+    if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16) ||
+        (Key == "presimplify-depth" && Opts.PresimplifyDepth > 16))
       return badParam("shard-split", Param,
-                      Key == "import-depth" ? "expected an integer from 0 to 16"
-                                            : "expected a non-negative integer");
+                      Key.ends_with("-depth") ? "expected an integer from 0 to 16"
+                                              : "expected a non-negative integer");
     return true;
   });
   if (!OK || !checkOutput(Dir, Opts))

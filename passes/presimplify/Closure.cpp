@@ -3,7 +3,8 @@
 // presimplifyShared simplifies once the functions that shards import or copy
 // (comdat copies, private copies of locals). They are cloned (split/Clone.h),
 // with the rest of what shards hold besides their own definitions (the
-// constants they import or copy), into a closure module, where the
+// constants they import or copy) and with the importable functions they call
+// to presimplify-depth levels (for the inliner), into a closure module, where the
 // simplification pipeline of -O<Level> runs over them; the simplified bodies and
 // the attributes inferred for them then replace the originals, marked, for
 // every shard that holds them, the owner too. The closure keeps all it holds but
@@ -149,7 +150,11 @@ struct Closure {
   std::vector<uint32_t> Held, Members;
 };
 
-Closure closureOf(const Layout &L, const std::vector<std::vector<uint8_t>> &Placed) {
+/// The closure of the functions Placed imports or copies. What they call that no shard
+/// holds is held too, if importable, to Depth levels: the pipeline inlines it into them as
+/// the serial one does (a shard imports a callee's callees only to import-depth).
+Closure closureOf(const Layout &L, const std::vector<std::vector<uint8_t>> &Placed,
+                  unsigned Depth) {
   Closure CS;
   CS.Roles.assign(L.Defs.size(), Closure::Out);
   for (const std::vector<uint8_t> &P : Placed)
@@ -157,6 +162,20 @@ Closure closureOf(const Layout &L, const std::vector<std::vector<uint8_t>> &Plac
       if (P[I] == Import || P[I] == Copy || P[I] == Dup)
         CS.Roles[I] =
             isa<Function>(L.Defs[I]) && !L.BlocksTaken[I] ? Closure::Simplified : Closure::Context;
+  std::vector<uint32_t> Frontier;
+  for (uint32_t I = 0; I < L.Defs.size(); ++I)
+    if (CS.Roles[I] == Closure::Simplified)
+      Frontier.push_back(I);
+  for (unsigned D = 0; D < Depth && !Frontier.empty(); ++D) {
+    std::vector<uint32_t> Next;
+    for (uint32_t I : Frontier)
+      for (uint32_t F : L.Calls[I])
+        if (CS.Roles[F] == Closure::Out && L.Import[F] && !L.BlocksTaken[F]) {
+          CS.Roles[F] = Closure::Context;
+          Next.push_back(F);
+        }
+    Frontier = std::move(Next);
+  }
   for (uint32_t I = 0; I < L.Defs.size(); ++I) {
     if (CS.Roles[I] != Closure::Out)
       CS.Held.push_back(I);
@@ -467,7 +486,7 @@ void retireGone(Layout &L, ArrayRef<Function *> Gone, std::vector<std::vector<ui
 
 void presimplifyShared(Module &M, Layout &L, const SplitLimits &Lim,
                        std::vector<std::vector<uint8_t>> &Placed, const ClosureOptions &Opts) {
-  Closure CS = closureOf(L, Placed);
+  Closure CS = closureOf(L, Placed, Opts.Depth);
   if (CS.Members.empty())
     return;
   std::vector<GlobalObject *> Made;

@@ -28,6 +28,7 @@ struct Layout;
 /// How presimplifyShared simplifies the closure.
 struct ClosureOptions {
   unsigned Level;   // -O level (1-3) of the module simplification pipeline
+  unsigned Depth;   // levels of importable callees of the members held for inlining there
   unsigned Threads; // threads that simplify its groups (the output does not depend on them)
   bool Verify;      // verify each closure module before the pipeline runs on it
 };

@@ -134,7 +134,8 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   if (Opts.Limits.ImportReached)
     sinkImportReachedLocals(L, Placed);
   if (Opts.Presimplify)
-    presimplifyShared(M, L, Opts.Limits, Placed, {Opts.Presimplify, Opts.Threads, Opts.Verify});
+    presimplifyShared(M, L, Opts.Limits, Placed,
+                      {Opts.Presimplify, Opts.PresimplifyDepth, Opts.Threads, Opts.Verify});
   holdPerShard(L, Placed);
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
   if (Opts.Limits.ShareLocals)
@@ -220,6 +221,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";copy-bodies";
   if (Opts.Presimplify)
     OS << ";presimplify=" << Opts.Presimplify;
+  if (Opts.Presimplify && Opts.PresimplifyDepth != D.PresimplifyDepth)
+    OS << ";presimplify-depth=" << Opts.PresimplifyDepth;
   if (Opts.Threads != D.Threads)
     OS << ";threads=" << Opts.Threads;
   OS << ">";
