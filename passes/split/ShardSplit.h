@@ -60,8 +60,9 @@ struct SplitOptions {
   bool Verify = false;          // verify the input once the files are written (opt -disable-verify)
   bool CopyBodies = false;      // copy every body into its shard, never borrow the owner's
   unsigned Presimplify = 0;     // -O level (1-3) at which to simplify once what shards share
-  unsigned PresimplifyDepth = 2; // and holds for inlining there the importable callees of
-                                 // what it simplifies, this many levels deep (closureOf)
+  unsigned PresimplifyDepth = 0; // and holds for inlining there the importable callees of
+                                 // what it simplifies, this many levels deep (closureOf; 0:
+                                 // none, docs/measurements.md)
   unsigned Threads = 1;         // threads that simplify it (the output does not depend on them)
   bool Memory = false;          // to the in-process split's sink (memorySink), not to Dir
 };

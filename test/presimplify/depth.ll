@@ -1,14 +1,14 @@
-; presimplify-depth=N (default 2): the closure also holds what the functions it simplifies
+; presimplify-depth=N (default 0): the closure also holds what the functions it simplifies
 ; call, to N levels, if importable, though no shard holds it, so that the pipeline inlines it
 ; into them as the serial one does. Shard 0 imports @imp (shard 1's); @imp calls @deep,
 ; which calls @deeper: a shard imports only to import-depth (1), so shard 0 holds neither.
-; In the closure, @deep (depth 1) and @deeper (depth 2) are there to be inlined into @imp's
-; simplified body; with presimplify-depth=1 only @deep, with 0 neither. They stay shard 1's
+; With presimplify-depth=2, @deep (depth 1) and @deeper (depth 2) are in the closure, to be
+; inlined into @imp's simplified body; with 1 only @deep, with 0 neither. They stay shard 1's
 ; own, unsimplified there (they are not imported or copied anywhere).
 ; RUN: rm -rf %t && mkdir %t %t.1 %t.0
-; RUN: %opt-shard -passes='shard-split<dir=%t;presimplify=2>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t;presimplify=2;presimplify-depth=2>' -disable-output %s
 ; RUN: %opt-shard -passes='shard-split<dir=%t.1;presimplify=2;presimplify-depth=1>' -disable-output %s
-; RUN: %opt-shard -passes='shard-split<dir=%t.0;presimplify=2;presimplify-depth=0>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t.0;presimplify=2>' -disable-output %s
 ; RUN: opt -passes=verify -disable-output %t/shard.0.bc
 ; RUN: llvm-dis %t/shard.0.bc -o - | FileCheck --check-prefix=D2 %s
 ; RUN: llvm-dis %t.1/shard.0.bc -o - | FileCheck --check-prefix=D1 %s
