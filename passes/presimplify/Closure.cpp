@@ -13,7 +13,7 @@
 // the bodies refer to is collected again, so that the locals they now name are
 // promoted like any other. What the pipeline made (a libcall's new string, the
 // functions CoroSplit splits off, a local given a new signature) is given back
-// to the source module (Returner): declarations by name, new locals defined
+// to the source module (Returner, Graft.h): declarations by name, new locals defined
 // there, each group's while its module lives, then added to the layout and
 // placed like any other local.
 //
@@ -29,6 +29,7 @@
 #include "ir/Metadata.h"
 #include "ir/Plan.h"
 #include "ir/Support.h"
+#include "presimplify/Graft.h"
 #include "presimplify/Presimplify.h"
 #include "split/Clone.h"
 #include "split/Layout.h"
@@ -61,80 +62,6 @@ namespace shard {
 namespace {
 
 using namespace split;
-
-/// Gives back to the source module (Dst) what a pass created in a closure module. A
-/// declaration (an intrinsic, a library function) is the source's global of that name,
-/// as getOrInsertFunction would find it, or a new declaration. A new local (a constant,
-/// a function split off) is copied and defined by finishReturned, in the order made. A
-/// group's module names the source's globals: names are looked up first.
-struct Returner final : GlobalMaterializer {
-  std::vector<std::pair<GlobalObject *, GlobalObject *>> Made; // copy, original
-  using GlobalMaterializer::GlobalMaterializer;
-  GlobalValue *makeGlobal(GlobalValue &GV) override {
-    auto *F = dyn_cast<Function>(&GV);
-    auto *V = dyn_cast<GlobalVariable>(&GV);
-    if (GV.isDeclaration()) {
-      if (GlobalValue *E = Dst.getNamedValue(GV.getName()))
-        return E;
-      if (F)
-        return copyFunction(Dst, *F, F->getLinkage());
-      if (V)
-        return copyVariable(Dst, *V, V->getLinkage());
-    } else if (GV.hasLocalLinkage() && (F || V)) {
-      GlobalObject *New = F ? static_cast<GlobalObject *>(copyFunction(Dst, *F, F->getLinkage()))
-                            : copyVariable(Dst, *V, V->getLinkage());
-      Made.push_back({New, cast<GlobalObject>(&GV)});
-      return New;
-    }
-    fatal("shard-split", "presimplify made a new global " + displayName(GV));
-  }
-};
-
-/// Gives F the body CF (in another module of the same context), CF's attributes and
-/// calling convention, marked presimplified, mapping with Rev what CF refers to back to
-/// the source module (Ret makes what a pass created there).
-void graftBody(Function &F, Function &CF, ValueToValueMapTy &Rev, Returner &Ret) {
-  assert(!CF.isDeclaration() && F.arg_size() == CF.arg_size() && "a simplified body for F");
-  const RemapFlags Flags = RF_IgnoreMissingLocals;
-  auto Map = [&](const Constant *V) { return MapValue(V, Rev, Flags, nullptr, &Ret); };
-  F.dropAllReferences(); // the body, personality and attachments; not the linkage
-  F.setAttributes(CF.getAttributes());
-  F.setCallingConv(CF.getCallingConv());
-  F.addFnAttr(PresimplifiedAttr);
-  mapAttachments(F, CF, Rev, Flags, &Ret);
-  for (auto [A, CA] : zip(F.args(), CF.args()))
-    Rev[&CA] = &A;
-  spliceBody(F, CF, Rev, &Ret);
-  mapFunctionData(F, CF, Map);
-}
-
-/// Grafts CF, F simplified, onto F (graftBody); without it (a closed local the pipeline
-/// deleted, inlined or replaced by one of another signature), F is Gone.
-void graftOrGone(Function &F, Function *CF, ValueToValueMapTy &Rev, Returner &Ret,
-                 std::vector<Function *> &Gone) {
-  if (CF)
-    graftBody(F, *CF, Rev, Ret);
-  else
-    Gone.push_back(&F);
-}
-
-/// Completes the locals Ret made, while their originals live: initialisers and bodies,
-/// mapped like the members' bodies. Appends them to Made, in the order they were made.
-void finishReturned(Returner &Ret, ValueToValueMapTy &Rev, std::vector<GlobalObject *> &Made) {
-  for (size_t K = 0; K < Ret.Made.size(); ++K) { // grows while they are mapped
-    auto [New, Orig] = Ret.Made[K];
-    if (auto *F = dyn_cast<Function>(New)) {
-      graftBody(*F, *cast<Function>(Orig), Rev, Ret);
-    } else {
-      mapAttachments(*New, *Orig, Rev, RF_IgnoreMissingLocals, &Ret);
-      if (auto *V = cast<GlobalVariable>(Orig); V->hasInitializer())
-        cast<GlobalVariable>(New)->setInitializer(
-            MapValue(V->getInitializer(), Rev, RF_IgnoreMissingLocals, nullptr, &Ret));
-    }
-    Made.push_back(New);
-  }
-  Ret.Made.clear();
-}
 
 /// How many groups the closure is simplified in: a fixed function of the closure's
 /// size, never of the threads that run them, so that the output is the same.
