@@ -3,19 +3,19 @@
 // presimplifyShared simplifies once the functions that shards import or copy
 // (comdat copies, private copies of locals). They are cloned (split/Clone.h),
 // with the rest of what shards hold besides their own definitions (the
-// constants they import or copy) and with the importable functions they call
-// to presimplify-depth levels (for the inliner), into a closure module, where the
-// simplification pipeline of -O<Level> runs over them; the simplified bodies and
-// the attributes inferred for them then replace the originals, marked, for
-// every shard that holds them, the owner too. The closure keeps all it holds but
-// the closed locals, which only what it simplifies calls: those it treats as
-// the serial pipeline does (fillClosure), and those it deletes are retired. What
-// the bodies refer to is collected again, so that the locals they now name are
-// promoted like any other. What the pipeline made (a libcall's new string, the
-// functions CoroSplit splits off, a local given a new signature) is given back
-// to the source module (Returner, Graft.h): declarations by name, new locals defined
-// there, each group's while its module lives, then added to the layout and
-// placed like any other local.
+// constants they import or copy) and, to presimplify-depth levels, the
+// importable functions they call (for the inliner), into a closure module,
+// where the simplification pipeline of -O<Level> runs over them; the
+// simplified bodies and the attributes inferred for them then replace the
+// originals, marked, for every shard that holds them, the owner too. The
+// closure keeps all it holds but the closed locals, which only what it
+// simplifies calls: those it treats as the serial pipeline does (fillClosure),
+// and those it deletes are retired. What the bodies refer to is collected
+// again, so that the locals they now name are promoted like any other. What the
+// pipeline made (a libcall's new string, the functions CoroSplit splits off, a
+// local given a new signature) is given back to the source module (Graft.h):
+// declarations by name, new locals defined there, each group's while its module
+// lives, then added to the layout and placed like any other local.
 //
 // The closure is simplified in groups (closureGroups), on up to Threads
 // threads, each group in a context of its own: the functions of a range of the
