@@ -27,7 +27,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Metadata.h"
-#include "ir/Plan.h"
 #include "ir/Support.h"
 #include "presimplify/Graft.h"
 #include "presimplify/Presimplify.h"
