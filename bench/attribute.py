@@ -27,7 +27,8 @@ classes: where a size difference comes from. Sections by kind (the name up to it
   `.eh_frame` as CIEs and FDEs (`llvm-dwarfdump --eh-frame`); the functions in classes by binding (local,
   global, weak): only in one object, more copies in NEW, bigger, smaller, the same; and of those only in
   NEW, the ones nothing in NEW refers to (no relocation names them, no resolved branch or address in the
-  disassembly reaches them), with the largest of each class.
+  disassembly reaches them), with the largest of each class; last, how many of BASE's functions
+  have the same size in NEW (a measure of how closely NEW's inlining follows BASE's).
 
 Names are folded back to the input's names before comparing: a promoted local `NAME.shard.<hash>` is NAME
 (the driver already renames them back after linking; a shard's own object still has them), and a private
@@ -293,6 +294,8 @@ def classes(base, new, bindir, clones, top):
     for c in order:
         print(f"{sum(d for d, _ in cls[c]):>+12,} {len(cls[c]):>9}  {c}")
     print(f"{sum(d for c in cls for d, _ in cls[c]):>+12,} {'':>9}  total")
+    same = sum(len(cls[c]) for c in cls if c.startswith("same"))
+    print(f"\nthe same size as in base: {same} of base's {len(fb)} functions ({100 * same / max(len(fb), 1):.1f}%)")
     for c in order:
         if c.startswith("same"):
             continue
