@@ -6,6 +6,7 @@
 
 #include "cache.h"
 #include "cmd.h"
+#include "ehframe.h"
 #include "elfgroup.h"
 #include "job.h"
 #include "jobserver.h"
@@ -448,6 +449,8 @@ char *local_link(const struct manifest *m, const struct opts *o) {
   char *err = elfgroup_private_file(tmp, m);
   if (err)
     die("cannot make the shared locals' groups private: %s", err);
+  if ((err = ehframe_prune_file(tmp)))
+    die("cannot drop the unwind entries of discarded copies: %s", err);
   job_free(&j);
   av_free(&syms);
   return tmp;
