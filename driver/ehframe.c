@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +125,14 @@ static void rela(const struct obj *o, uint64_t r, uint64_t k, uint64_t *off, uin
   *type = o->is64 ? info & 0xffffffffu : info & 0xffu;
 }
 
+/* The SHT_SYMTAB_SHNDX section of symbol table T, or 0. */
+static uint64_t shndx_table(const struct obj *o, uint64_t t) {
+  for (uint64_t i = 1; i < o->shnum; i++)
+    if (sh_type(o, i) == SHT_SYMTAB_SHNDX_ && sh_link(o, i) == t)
+      return i;
+  return 0;
+}
+
 /* The section index of symbol K of symbol table SYM (XNDX: its SHT_SYMTAB_SHNDX, or 0). */
 static uint64_t sym_shndx(const struct obj *o, uint64_t sym, uint64_t xndx, uint64_t k) {
   const unsigned char *y = o->p + sh_offset(o, sym) + k * (o->is64 ? 24 : 16);
@@ -152,10 +159,7 @@ static int eh_referenced(const struct obj *o, uint64_t eh, uint64_t ehrel) {
   for (uint64_t t = 1; t < o->shnum; t++) {
     if (sh_type(o, t) != SHT_SYMTAB_)
       continue;
-    uint64_t xndx = 0;
-    for (uint64_t i = 1; i < o->shnum; i++)
-      if (sh_type(o, i) == SHT_SYMTAB_SHNDX_ && sh_link(o, i) == t)
-        xndx = i;
+    uint64_t xndx = shndx_table(o, t);
     uint64_t nsyms = sh_size(o, t) / entsz;
     uint8_t *in_eh = xcalloc(nsyms + 1, 1);
     int bad = 0;
@@ -240,6 +244,15 @@ static size_t record_of(const struct rec *v, size_t n, uint64_t off) {
   return lo;
 }
 
+/* Where section offset OFF of the old .eh_frame is in the new one (the end stays the end). */
+static uint64_t moved(const struct rec *v, size_t n, uint64_t off) {
+  const struct rec *last = &v[n - 1];
+  if (off >= last->end)
+    return last->to + (last->dead ? 0 : last->end - last->off) + (off - last->end);
+  const struct rec *r = &v[record_of(v, n, off)];
+  return off - r->off + r->to;
+}
+
 /* Marks the FDEs whose address relocation (at 8 past the record) is R_NONE against no symbol,
    and whose every relocation is: the FDEs of discarded code. Returns how many (none when a
    relocation lies outside the records). */
@@ -304,7 +317,7 @@ static unsigned char *pruned_relocs(const struct obj *o, uint64_t rel, const str
     if (v[r].dead)
       continue;
     memcpy(out + at, p + k * entsz, entsz);
-    put(o, out + at, o->is64 ? 8 : 4, off - v[r].off + v[r].to);
+    put(o, out + at, o->is64 ? 8 : 4, moved(v, n, off));
     at += entsz;
   }
   *size = at;
@@ -372,20 +385,13 @@ static void remap_symbols(struct obj *w, uint64_t eh, const struct rec *v, size_
   for (uint64_t t = 1; t < w->shnum; t++) {
     if (sh_type(w, t) != SHT_SYMTAB_)
       continue;
-    uint64_t xndx = 0;
-    for (uint64_t i = 1; i < w->shnum; i++)
-      if (sh_type(w, i) == SHT_SYMTAB_SHNDX_ && sh_link(w, i) == t)
-        xndx = i;
+    uint64_t xndx = shndx_table(w, t);
     for (uint64_t k = 1; k < sh_size(w, t) / entsz; k++) {
       unsigned char *y = w->p + sh_offset(w, t) + k * entsz;
       uint64_t value = w->is64 ? get(w, y + 8, 8) : get(w, y + 4, 4);
       if (sym_shndx(w, t, xndx, k) != eh || (y[w->is64 ? 4 : 12] & 0xf) == STT_SECTION_)
         continue;
-      uint64_t to = value >= v[n - 1].end ? value - v[n - 1].end + v[n - 1].to +
-                                                (v[n - 1].dead ? 0 : v[n - 1].end - v[n - 1].off)
-                                          : value - v[record_of(v, n, value)].off +
-                                                v[record_of(v, n, value)].to;
-      put(w, y + (w->is64 ? 8 : 4), w->is64 ? 8 : 4, to);
+      put(w, y + (w->is64 ? 8 : 4), w->is64 ? 8 : 4, moved(v, n, value));
     }
   }
 }
@@ -437,13 +443,7 @@ char *ehframe_prune_file(const char *path) {
   if (!data)
     return fmt("cannot read '%s': %s", path, strerror(errno));
   size_t n = ehframe_prune(data, size);
-  char *err = NULL;
-  if (n != size) {
-    FILE *f = fopen(path, "wb");
-    int bad = !f || fwrite(data, 1, n, f) != n;
-    if ((f && fclose(f)) || bad)
-      err = fmt("cannot write '%s': %s", path, strerror(errno));
-  }
+  char *err = n != size ? rewrite_file(path, data, n) : NULL;
   free(data);
   return err;
 }

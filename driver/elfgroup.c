@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,12 +147,8 @@ char *elfgroup_private_file(const char *path, const struct manifest *m) {
     free(err), free(data);
     return e2;
   }
-  if (changed) {
-    FILE *f = fopen(path, "r+b");
-    int bad = !f || fwrite(data, 1, size, f) != size;
-    if ((f && fclose(f)) || bad)
-      err = fmt("cannot write '%s': %s", path, strerror(errno));
-  }
+  if (changed)
+    err = rewrite_file(path, data, size);
   free(data);
   return err;
 }

@@ -293,6 +293,15 @@ char *read_file(const char *path, size_t *n) {
   return b;
 }
 
+/* Writes the N bytes of DATA over file PATH (created or truncated); NULL, or why not. */
+char *rewrite_file(const char *path, const char *data, size_t n) {
+  FILE *f = fopen(path, "wb");
+  int bad = !f || fwrite(data, 1, n, f) != n;
+  if ((f && fclose(f)) || bad)
+    return fmt("cannot write '%s': %s", path, strerror(errno));
+  return NULL;
+}
+
 /* Whether PATH names something other than a regular file (/dev/null, a FIFO): an output to
    write into, as clang does, never to replace. */
 int special_file(const char *path) {

@@ -43,5 +43,6 @@ char *self_exe(void);
 int write_all(int fd, const char *p, size_t len);
 int special_file(const char *path);
 char *read_file(const char *path, size_t *n);
+char *rewrite_file(const char *path, const char *data, size_t n);
 
 #endif
