@@ -190,6 +190,19 @@ static int eh_referenced(const struct obj *o, uint64_t eh, uint64_t ehrel) {
   return 0;
 }
 
+/* The index of the record holding section offset OFF (records sorted, contiguous). */
+static size_t record_of(const struct rec *v, size_t n, uint64_t off) {
+  size_t lo = 0, hi = n;
+  while (hi - lo > 1) {
+    size_t mid = (lo + hi) / 2;
+    if (v[mid].off <= off)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 /* The records of .eh_frame (section EH) in *N; NULL when it is not a plain list of CIEs and
    FDEs (a 64-bit length, a terminator, an FDE whose CIE is not a record before it). */
 static struct rec *records(const struct obj *o, uint64_t eh, size_t *n) {
@@ -208,10 +221,8 @@ static struct rec *records(const struct obj *o, uint64_t eh, size_t *n) {
       if (id > off + 4)
         goto bad;
       r.cie = off + 4 - id;
-      size_t k = *n;
-      while (k && v[k - 1].off > r.cie)
-        k--;
-      if (!k || v[k - 1].off != r.cie || !v[k - 1].is_cie)
+      size_t k = *n ? record_of(v, *n, r.cie) : 0;
+      if (!*n || v[k].off != r.cie || !v[k].is_cie)
         goto bad;
     }
     if (*n == cap)
@@ -229,19 +240,6 @@ bad:
 static int by_off(const void *a, const void *b) {
   const uint64_t *x = a, *y = b;
   return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : (x[1] > y[1]) - (x[1] < y[1]);
-}
-
-/* The index of the record holding section offset OFF (records sorted, contiguous). */
-static size_t record_of(const struct rec *v, size_t n, uint64_t off) {
-  size_t lo = 0, hi = n;
-  while (hi - lo > 1) {
-    size_t mid = (lo + hi) / 2;
-    if (v[mid].off <= off)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return lo;
 }
 
 /* Where section offset OFF of the old .eh_frame is in the new one (the end stays the end). */
