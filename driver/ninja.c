@@ -414,7 +414,8 @@ int ninja_after_split(int argc, char **argv) {
 }
 
 /* shard --ninja-private-groups DIR OBJ, run by the link edge after objcopy: makes the comdat
-   groups of the shared locals that DIR/manifest lists private to OBJ (elfgroup). */
+   groups of the shared locals that DIR/manifest lists private to OBJ (elfgroup) and drops the
+   unwind entries of the copies ld -r dropped (ehframe), as the driver's own link does. */
 int ninja_private_groups(int argc, char **argv) {
   if (argc != 4)
     die("usage: shard %s DIR OBJ (run by the link edge of shard --emit-ninja's file)",
