@@ -1,7 +1,7 @@
 /* ehframe: ld -r keeps one copy of each comdat group (a linkonce_odr function that several
    shards compiled) and drops the others' sections, but not their unwind entries: the FDEs of
    the dropped copies stay in .eh_frame, their relocations turned into R_*_NONE against no
-   symbol. A final link drops such FDEs; this drops them from the linked relocatable object
+   symbol (on RISC-V: of their own type, against no symbol). A final link drops such FDEs; this drops them from the linked relocatable object
    already, with their relocations, so that it holds the unwind tables of the code it holds,
    as the serial compile's object does. ELF of either class and byte order, .eh_frame with
    RELA relocations (every target Shard emits but 32-bit x86 and ARM); any other layout, or
@@ -251,9 +251,9 @@ static uint64_t moved(const struct rec *v, size_t n, uint64_t off) {
   return off - r->off + r->to;
 }
 
-/* Marks the FDEs whose address relocation (at 8 past the record) is R_NONE against no symbol,
-   and whose every relocation is: the FDEs of discarded code. Returns how many (none when a
-   relocation lies outside the records). */
+/* Marks the FDEs whose address relocation (at 8 past the record) names no symbol, and whose
+   every relocation does not (R_*_NONE; RISC-V keeps the type): the FDEs of discarded code.
+   Returns how many (none when a relocation lies outside the records). */
 static size_t mark_dead(const struct obj *o, uint64_t rel, struct rec *v, size_t n) {
   uint64_t count = sh_size(o, rel) / (o->is64 ? 24 : 12);
   int *live = xcalloc(n + 1, sizeof *live), *pc_none = xcalloc(n + 1, sizeof *pc_none);
@@ -265,7 +265,7 @@ static size_t mark_dead(const struct obj *o, uint64_t rel, struct rec *v, size_t
       break;
     }
     size_t r = record_of(v, n, off);
-    if (sym || type)
+    if (sym)
       live[r] = 1;
     else if (off == v[r].off + 8)
       pc_none[r] = 1;
