@@ -10,7 +10,6 @@
 
 #include "util.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,16 +431,4 @@ size_t ehframe_prune(char *data, size_t size) {
   }
   free(v);
   return out_size;
-}
-
-/* ehframe_prune on the object file PATH, rewritten when it changes; NULL or why not. */
-char *ehframe_prune_file(const char *path) {
-  size_t size;
-  char *data = read_file(path, &size);
-  if (!data)
-    return fmt("cannot read '%s': %s", path, strerror(errno));
-  size_t n = ehframe_prune(data, size);
-  char *err = n != size ? rewrite_file(path, data, n) : NULL;
-  free(data);
-  return err;
 }

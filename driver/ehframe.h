@@ -5,6 +5,5 @@
 #include <stddef.h>
 
 size_t ehframe_prune(char *data, size_t size);
-char *ehframe_prune_file(const char *path);
 
 #endif

@@ -9,7 +9,6 @@
 #include "manifest.h"
 #include "util.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,30 +124,5 @@ char *elfgroup_private(char *data, size_t size, const struct manifest *m, int *c
   }
 out:
   free(names);
-  return err;
-}
-
-/* elfgroup_private on the object file PATH, rewritten in place when a group changes; not read
-   at all when M groups nothing. */
-char *elfgroup_private_file(const char *path, const struct manifest *m) {
-  size_t i = 0;
-  while (i < m->npromos && !m->promos[i].grouped)
-    i++;
-  if (i == m->npromos)
-    return NULL;
-  size_t size;
-  char *data = read_file(path, &size);
-  if (!data)
-    return fmt("cannot read '%s': %s", path, strerror(errno));
-  int changed;
-  char *err = elfgroup_private(data, size, m, &changed);
-  if (err) {
-    char *e2 = fmt("'%s': %s", path, err);
-    free(err), free(data);
-    return e2;
-  }
-  if (changed)
-    err = rewrite_file(path, data, size);
-  free(data);
   return err;
 }

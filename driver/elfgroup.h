@@ -7,6 +7,5 @@
 struct manifest;
 
 char *elfgroup_private(char *data, size_t size, const struct manifest *m, int *changed);
-char *elfgroup_private_file(const char *path, const struct manifest *m);
 
 #endif

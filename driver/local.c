@@ -6,8 +6,7 @@
 
 #include "cache.h"
 #include "cmd.h"
-#include "ehframe.h"
-#include "elfgroup.h"
+#include "finish.h"
 #include "job.h"
 #include "jobserver.h"
 #include "proc.h"
@@ -446,11 +445,9 @@ char *local_link(const struct manifest *m, const struct opts *o) {
   cmd_write_syms(m, work_dir());
   work_set_tmpout(tmp);
   run_step(&j.step[j.nsteps - 1]); /* llvm-objcopy */
-  char *err = elfgroup_private_file(tmp, m);
+  char *err = finish_file(tmp, m);
   if (err)
     die("cannot make the shared locals' groups private: %s", err);
-  if ((err = ehframe_prune_file(tmp)))
-    die("cannot drop the unwind entries of discarded copies: %s", err);
   job_free(&j);
   av_free(&syms);
   return tmp;

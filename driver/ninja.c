@@ -8,8 +8,7 @@
 #include "ninja.h"
 
 #include "cmd.h"
-#include "ehframe.h"
-#include "elfgroup.h"
+#include "finish.h"
 #include "job.h"
 #include "util.h"
 #include "workdir.h"
@@ -423,11 +422,9 @@ int ninja_private_groups(int argc, char **argv) {
   struct manifest m;
   char *mp = fmt("%s/manifest", argv[2]);
   manifest_read(mp, &m);
-  char *err = elfgroup_private_file(argv[3], &m);
+  char *err = finish_file(argv[3], &m);
   if (err)
     die("cannot make the shared locals' groups private: %s", err);
-  if ((err = ehframe_prune_file(argv[3])))
-    die("cannot drop the unwind entries of discarded copies: %s", err);
   manifest_free(&m);
   free(mp);
   return 0;
