@@ -114,14 +114,25 @@ static uint64_t find_section(const struct obj *o, const char *name) {
   return found;
 }
 
-/* Relocation K of RELA section R: its offset, symbol index and type. */
+/* The size of an entry of relocation section R (RELA, or REL). */
+static uint64_t rel_size(const struct obj *o, uint64_t r) {
+  return sh_type(o, r) == SHT_RELA_ ? (o->is64 ? 24 : 12) : (o->is64 ? 16 : 8);
+}
+
+/* Relocation K of relocation section R: its offset, symbol index and type. */
 static void rela(const struct obj *o, uint64_t r, uint64_t k, uint64_t *off, uint64_t *sym,
                  uint64_t *type) {
-  const unsigned char *e = o->p + sh_offset(o, r) + k * (o->is64 ? 24 : 12);
+  const unsigned char *e = o->p + sh_offset(o, r) + k * rel_size(o, r);
   *off = get(o, e, o->is64 ? 8 : 4);
   uint64_t info = get(o, e + (o->is64 ? 8 : 4), o->is64 ? 8 : 4);
   *sym = o->is64 ? info >> 32 : info >> 8;
   *type = o->is64 ? info & 0xffffffffu : info & 0xffu;
+}
+
+/* Symbol Y's st_info and st_value. */
+static unsigned st_info(const struct obj *o, const unsigned char *y) { return y[o->is64 ? 4 : 12]; }
+static uint64_t st_value(const struct obj *o, const unsigned char *y) {
+  return o->is64 ? get(o, y + 8, 8) : get(o, y + 4, 4);
 }
 
 /* The SHT_SYMTAB_SHNDX section of symbol table T, or 0. */
@@ -145,8 +156,7 @@ static uint64_t sym_shndx(const struct obj *o, uint64_t sym, uint64_t xndx, uint
    symbol ($d, $x, ...: AArch64's and others' marks of where data and code begin). */
 static int mapping_symbol(const struct obj *o, uint64_t t, const unsigned char *y) {
   uint64_t str = sh_link(o, t), name = get(o, y, 4);
-  int notype_local = (y[o->is64 ? 4 : 12] & 0xf) == 0 && (y[o->is64 ? 4 : 12] >> 4) == 0;
-  return notype_local && str < o->shnum && name < sh_size(o, str) &&
+  return st_info(o, y) == 0 /* STT_NOTYPE, STB_LOCAL */ && str < o->shnum && name < sh_size(o, str) &&
          o->p[sh_offset(o, str) + name] == '$';
 }
 
@@ -164,21 +174,18 @@ static int eh_referenced(const struct obj *o, uint64_t eh, uint64_t ehrel) {
     int bad = 0;
     for (uint64_t k = 1; k < nsyms && !bad; k++) {
       const unsigned char *y = o->p + sh_offset(o, t) + k * entsz;
-      uint64_t value = o->is64 ? get(o, y + 8, 8) : get(o, y + 4, 4);
       if (sym_shndx(o, t, xndx, k) == eh) {
         in_eh[k] = 1;
-        bad = ((y[o->is64 ? 4 : 12] & 0xf) != STT_SECTION_ || value) && !mapping_symbol(o, t, y);
+        bad = ((st_info(o, y) & 0xf) != STT_SECTION_ || st_value(o, y)) && !mapping_symbol(o, t, y);
       }
     }
     for (uint64_t r = 1; r < o->shnum && !bad; r++) {
       uint64_t type = sh_type(o, r);
       if ((type != SHT_RELA_ && type != SHT_REL_) || sh_link(o, r) != t || r == ehrel)
         continue;
-      uint64_t relsz = type == SHT_RELA_ ? (o->is64 ? 24 : 12) : (o->is64 ? 16 : 8);
-      for (uint64_t k = 0; k < sh_size(o, r) / relsz && !bad; k++) {
-        const unsigned char *e = o->p + sh_offset(o, r) + k * relsz;
-        uint64_t info = get(o, e + (o->is64 ? 8 : 4), o->is64 ? 8 : 4);
-        uint64_t sym = o->is64 ? info >> 32 : info >> 8;
+      for (uint64_t k = 0; k < sh_size(o, r) / rel_size(o, r) && !bad; k++) {
+        uint64_t off, sym, rtype;
+        rela(o, r, k, &off, &sym, &rtype);
         bad = sym < nsyms && in_eh[sym];
       }
     }
@@ -254,7 +261,7 @@ static uint64_t moved(const struct rec *v, size_t n, uint64_t off) {
    every relocation does not (R_*_NONE; RISC-V keeps the type): the FDEs of discarded code.
    Returns how many (none when a relocation lies outside the records). */
 static size_t mark_dead(const struct obj *o, uint64_t rel, struct rec *v, size_t n) {
-  uint64_t count = sh_size(o, rel) / (o->is64 ? 24 : 12);
+  uint64_t count = sh_size(o, rel) / rel_size(o, rel);
   int *live = xcalloc(n + 1, sizeof *live), *pc_none = xcalloc(n + 1, sizeof *pc_none);
   for (uint64_t k = 0; k < count; k++) {
     uint64_t off, sym, type;
@@ -304,7 +311,7 @@ static unsigned char *pruned_frames(const struct obj *o, uint64_t eh, struct rec
    offsets, in their order. */
 static unsigned char *pruned_relocs(const struct obj *o, uint64_t rel, const struct rec *v,
                                     size_t n, uint64_t *size) {
-  uint64_t entsz = o->is64 ? 24 : 12, count = sh_size(o, rel) / entsz, at = 0;
+  uint64_t entsz = rel_size(o, rel), count = sh_size(o, rel) / entsz, at = 0;
   const unsigned char *p = o->p + sh_offset(o, rel);
   unsigned char *out = xmalloc(count * entsz + 1);
   for (uint64_t k = 0; k < count; k++) {
@@ -322,11 +329,10 @@ static unsigned char *pruned_relocs(const struct obj *o, uint64_t rel, const str
 }
 
 /* Lays the sections out again in their file order, each at its alignment, with the new
-   contents NEWA and NEWB (NA and NB bytes) of sections A and B, then the section header table;
-   the new file in *OUT and its size, or more than the old size (*OUT NULL) when it would not
-   fit in the old one's bytes. */
-static size_t relayout(struct obj *o, uint64_t a, unsigned char *newa, uint64_t na, uint64_t b,
-                       unsigned char *newb, uint64_t nb, unsigned char **out) {
+   contents NEWA and NEWB (NA and NB bytes) of sections A and B, then the section header table:
+   the new file in *W (its p to free); 0 when it would not fit in the old one's bytes. */
+static int relayout(const struct obj *o, uint64_t a, unsigned char *newa, uint64_t na, uint64_t b,
+                    unsigned char *newb, uint64_t nb, struct obj *w) {
   uint64_t *order = xmalloc(o->shnum * 2 * sizeof *order);
   for (uint64_t i = 0; i < o->shnum; i++)
     order[2 * i] = sh_offset(o, i), order[2 * i + 1] = i;
@@ -357,22 +363,21 @@ static size_t relayout(struct obj *o, uint64_t a, unsigned char *newa, uint64_t 
     at += n;
   }
   uint64_t shoff = (at + 7) & ~(uint64_t)7;
-  if (at > o->size || shoff > o->size || o->shnum * o->shent > o->size - shoff) { /* no room */
-    free(order), free(to), free(f);
-    *out = NULL;
-    return o->size + 1;
+  int fits = at <= o->size && shoff <= o->size && o->shnum * o->shent <= o->size - shoff;
+  if (fits) {
+    memcpy(f + shoff, o->p + o->shoff, o->shnum * o->shent);
+    *w = *o;
+    w->p = f, w->shoff = shoff, w->size = shoff + o->shnum * o->shent;
+    for (uint64_t i = 1; i < o->shnum; i++)
+      set_offset(w, i, to[i]);
+    set_size(w, a, na), set_size(w, b, nb);
+    put(w, f + (o->is64 ? 40 : 32), o->is64 ? 8 : 4, shoff);
+  } else {
+    free(f);
   }
-  memcpy(f + shoff, o->p + o->shoff, o->shnum * o->shent);
-  struct obj w = *o;
-  w.p = f, w.shoff = shoff;
-  for (uint64_t i = 1; i < o->shnum; i++)
-    set_offset(&w, i, to[i]);
-  set_size(&w, a, na), set_size(&w, b, nb);
-  put(&w, f + (o->is64 ? 40 : 32), o->is64 ? 8 : 4, shoff);
   free(order);
   free(to);
-  *out = f;
-  return shoff + o->shnum * o->shent;
+  return fits;
 }
 
 /* Moves the symbols defined in EH but its section symbols (the mapping symbols eh_referenced
@@ -385,10 +390,9 @@ static void remap_symbols(struct obj *w, uint64_t eh, const struct rec *v, size_
     uint64_t xndx = shndx_table(w, t);
     for (uint64_t k = 1; k < sh_size(w, t) / entsz; k++) {
       unsigned char *y = w->p + sh_offset(w, t) + k * entsz;
-      uint64_t value = w->is64 ? get(w, y + 8, 8) : get(w, y + 4, 4);
-      if (sym_shndx(w, t, xndx, k) != eh || (y[w->is64 ? 4 : 12] & 0xf) == STT_SECTION_)
+      if (sym_shndx(w, t, xndx, k) != eh || (st_info(w, y) & 0xf) == STT_SECTION_)
         continue;
-      put(w, y + (w->is64 ? 8 : 4), w->is64 ? 8 : 4, moved(v, n, value));
+      put(w, y + (w->is64 ? 8 : 4), w->is64 ? 8 : 4, moved(v, n, st_value(w, y)));
     }
   }
 }
@@ -416,16 +420,14 @@ size_t ehframe_prune(char *data, size_t size) {
   if (n && mark_dead(&o, rel, v, n) && !eh_referenced(&o, eh, rel)) {
     uint64_t ne, nr;
     unsigned char *frames = pruned_frames(&o, eh, v, n, &ne);
-    unsigned char *relocs = pruned_relocs(&o, rel, v, n, &nr), *f;
-    size_t fsize = relayout(&o, eh, frames, ne, rel, relocs, nr, &f);
-    if (fsize <= size) { /* (always, unless the input was packed tighter than aligned) */
-      struct obj w = o;
-      w.p = f, w.size = fsize, w.shoff = o.is64 ? get(&o, f + 40, 8) : get(&o, f + 32, 4);
+    unsigned char *relocs = pruned_relocs(&o, rel, v, n, &nr);
+    struct obj w; /* fits always, unless the input was packed tighter than aligned */
+    if (relayout(&o, eh, frames, ne, rel, relocs, nr, &w)) {
       remap_symbols(&w, eh, v, n);
-      memcpy(data, f, fsize);
-      out_size = fsize;
+      memcpy(data, w.p, w.size);
+      out_size = w.size;
+      free(w.p);
     }
-    free(f);
     free(frames);
     free(relocs);
   }

@@ -7,8 +7,7 @@
 #include "threads.h"
 
 #include "cmd.h"
-#include "ehframe.h"
-#include "elfgroup.h"
+#include "finish.h"
 #include "job.h"
 #include "util.h"
 
@@ -107,10 +106,7 @@ static int link_objects(struct tbuild *b, struct shard_engine_buf *out, char **e
   int rc = shard_engine_link(objs, (const char *const *)names, n, promos, b->m.npromos, out, &log);
   if (rc)
     *error = lib_msg("shard: error: cannot link the shards of '%s': %s", b->input, log ? log : "");
-  int changed;
-  char *gerr = rc ? NULL : elfgroup_private(out->data, out->size, &b->m, &changed);
-  if (!rc && !gerr) /* the unwind entries of the copies ld -r dropped (ehframe.c) */
-    out->size = ehframe_prune(out->data, out->size);
+  char *gerr = rc ? NULL : finish_buffer(out->data, &out->size, &b->m);
   if (gerr) {
     *error = lib_msg("shard: error: cannot make the shared locals' groups of '%s' private: %s",
                      b->input, gerr);
