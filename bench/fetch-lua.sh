@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fetch Lua's sources for Shard's benchmarks (bench/lua.sh).
+# Fetch Lua's sources for Shard's benchmarks (bench/interp.sh lua).
 #
 #   bench/fetch-lua.sh [--cached] [CACHE_DIR]
 #
