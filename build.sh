@@ -11,7 +11,8 @@
 # builds it with all cores.
 # sqlite3.c for the end-to-end test is passed as SHARD_SQLITE_C when it is known: from $SHARD_SQLITE_C, or
 # when bench/fetch-sqlite.sh has already fetched it (this script never downloads it; test/run.sh does).
-# Likewise LevelDB's sources as SHARD_LEVELDB_DIR ($SHARD_LEVELDB_DIR, or bench/fetch-leveldb.sh --cached).
+# Likewise LevelDB's sources as SHARD_LEVELDB_DIR ($SHARD_LEVELDB_DIR, or bench/fetch-leveldb.sh --cached),
+# and Duktape's as SHARD_DUKTAPE_DIR ($SHARD_DUKTAPE_DIR, or bench/fetch-duktape.sh --cached).
 # Safe to run again: nothing is installed twice, and an existing build directory is just brought up to date.
 # --deps-only: install the missing packages for the given majors, then stop.
 set -euo pipefail
@@ -91,6 +92,12 @@ if [[ -n $LEVELDB_DIR ]]; then
     [[ -d $LEVELDB_DIR ]] || die "SHARD_LEVELDB_DIR=$LEVELDB_DIR does not exist"
     LEVELDB_DIR=$(cd "$LEVELDB_DIR" && pwd)
 fi
+DUKTAPE_DIR=${SHARD_DUKTAPE_DIR:-}
+[[ -n $DUKTAPE_DIR ]] || DUKTAPE_DIR=$("$ROOT/bench/fetch-duktape.sh" --cached 2>/dev/null) || DUKTAPE_DIR=
+if [[ -n $DUKTAPE_DIR ]]; then
+    [[ -d $DUKTAPE_DIR ]] || die "SHARD_DUKTAPE_DIR=$DUKTAPE_DIR does not exist"
+    DUKTAPE_DIR=$(cd "$DUKTAPE_DIR" && pwd)
+fi
 
 # ---- configure and build ---------------------------------------------------------------------------------
 JOBS=$(nproc 2>/dev/null || echo 2)
@@ -103,6 +110,7 @@ for m in "${MAJORS[@]}"; do
         args+=("-DSHARD_SQLITE_C=$SQLITE_C")
     fi
     [[ -z $LEVELDB_DIR ]] || args+=("-DSHARD_LEVELDB_DIR=$LEVELDB_DIR")
+    [[ -z $DUKTAPE_DIR ]] || args+=("-DSHARD_DUKTAPE_DIR=$DUKTAPE_DIR")
     log "LLVM $m: configuring $dir${SQLITE_C:+ (sqlite3.c: $SQLITE_C)}"
     cmake "${args[@]}" || die "LLVM $m: cmake configure of $dir failed"
     log "LLVM $m: building $dir with -j$JOBS"

@@ -55,6 +55,10 @@ if config.sqlite_c and os.path.exists(config.sqlite_c):
 if getattr(config, "leveldb_dir", "") and os.path.isdir(config.leveldb_dir):
     config.available_features.add("leveldb")
     config.substitutions.append(("%leveldb_dir", config.leveldb_dir))
+# Duktape's amalgamation (bench/fetch-duktape.sh) for test/e2e/duktape.test.
+if getattr(config, "duktape_dir", "") and os.path.isdir(config.duktape_dir):
+    config.available_features.add("duktape")
+    config.substitutions.append(("%duktape_dir", config.duktape_dir))
 # test/cluster: a private Slurm cluster needs root (slurmd starts the steps), Slurm and munge.
 slurm_missing = [t for t in ("munged", "mungekey", "slurmctld", "slurmd", "srun", "squeue", "scancel")
                  if not shutil.which(t, path=config.environment["PATH"] + ":/usr/sbin")]

@@ -3,7 +3,7 @@
 #
 #   test/run.sh [22|19]...        (default: 22 19)
 #
-# Fetches sqlite3.c and LevelDB (bench/fetch-sqlite.sh, bench/fetch-leveldb.sh) so that the end-to-end
+# Fetches sqlite3.c, LevelDB and Duktape (bench/fetch-sqlite.sh, fetch-leveldb.sh, fetch-duktape.sh) so that the end-to-end
 # tests run, builds each LLVM major with
 # ./build.sh (build/ for 22, build-NN/ otherwise), runs the lit suite of each build directory, and ends with
 # one plain line `N passed, N failed, N skipped` summed over all majors. Exits nonzero when anything failed:
@@ -56,6 +56,13 @@ if LEVELDB_DIR=$(bench/fetch-leveldb.sh); then
     export SHARD_LEVELDB_DIR=$LEVELDB_DIR
 else
     problem "fetching LevelDB (bench/fetch-leveldb.sh)"
+    FAILED=$((FAILED + 1))
+fi
+# Duktape for test/e2e/duktape.test, likewise.
+if DUKTAPE_DIR=$(bench/fetch-duktape.sh); then
+    export SHARD_DUKTAPE_DIR=$DUKTAPE_DIR
+else
+    problem "fetching Duktape (bench/fetch-duktape.sh)"
     FAILED=$((FAILED + 1))
 fi
 

@@ -8,7 +8,7 @@
 # DIR holds the serial build's results: input.bc (the module), ref.o (`clang -O2 -c input.bc`), driver.o
 # (the rest of the program) and ref.out (what the program built with ref.o prints). NAME names this
 # build's files in DIR (NAME.o, NAME.json, NAME.exe, NAME.out, NAME.strong, NAME.weak). LINKER is clang or
-# clang++, LIBS one word after the objects (-lm).
+# clang++, LIBS one word after the objects (-lm). $EQUIV_ARGS, if set, are the program's arguments (words).
 # Symbols: the defined global symbols that are not weak must be the same as the serial build's, and no
 # symbol that the serial build defines may be left undefined. Weak definitions (C++ inline functions and
 # templates, linkonce_odr in the IR) may differ: a shard keeps one that another shard calls (README,
@@ -46,6 +46,7 @@ dropped=$(comm -23 "$DIR/ref.weak" "$DIR/$NAME.weak" | wc -l)
 mv=$(llvm-nm --defined-only --format=just-symbols "$DIR/$NAME.o" | grep -c '\.resolver$' || true)
 
 "$LINKER" "$DIR/driver.o" "$DIR/$NAME.o" "$LIBS" -o "$DIR/$NAME.exe" || fail "link failed"
-"$DIR/$NAME.exe" >"$DIR/$NAME.out" || fail "the program exited with status $?"
+read -r -a args <<<"${EQUIV_ARGS:-}"
+"$DIR/$NAME.exe" "${args[@]}" >"$DIR/$NAME.out" || fail "the program exited with status $?"
 diff "$DIR/ref.out" "$DIR/$NAME.out" >&2 || fail "the output differs from the serial build's (above)"
 echo "$NAME: $shards shards, $mv multiversioned, same global symbols (weak: +$added -$dropped), same output"
