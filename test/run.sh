@@ -3,8 +3,8 @@
 #
 #   test/run.sh [22|19]...        (default: 22 19)
 #
-# Fetches sqlite3.c, LevelDB and Duktape (bench/fetch-sqlite.sh, fetch-leveldb.sh, fetch-duktape.sh) so that the end-to-end
-# tests run, builds each LLVM major with
+# Fetches sqlite3.c, LevelDB and Duktape (bench/fetch-sqlite.sh, fetch-leveldb.sh, fetch-duktape.sh) so
+# that the end-to-end tests run, builds each LLVM major with
 # ./build.sh (build/ for 22, build-NN/ otherwise), runs the lit suite of each build directory, and ends with
 # one plain line `N passed, N failed, N skipped` summed over all majors. Exits nonzero when anything failed:
 # the fetch, a build, a test, or lit itself.
