@@ -1,11 +1,12 @@
 /* ehframe: ld -r keeps one copy of each comdat group (a linkonce_odr function that several
    shards compiled) and drops the others' sections, but not their unwind entries: the FDEs of
    the dropped copies stay in .eh_frame, their relocations turned into R_*_NONE against no
-   symbol (on RISC-V: of their own type, against no symbol). A final link drops such FDEs; this drops them from the linked relocatable object
-   already, with their relocations, so that it holds the unwind tables of the code it holds,
-   as the serial compile's object does. ELF of either class and byte order, .eh_frame with
-   RELA relocations (every target Shard emits but 32-bit x86 and ARM); any other layout, or
-   anything it does not expect, is left as it is. */
+   symbol (on RISC-V: of their own type, against no symbol). A final link drops such FDEs;
+   this drops them from the linked relocatable object already, with their relocations, so
+   that it holds the unwind tables of the code it holds, as the serial compile's object does.
+   ELF of either class and byte order, .eh_frame with RELA relocations (every target Shard
+   emits but 32-bit x86 and ARM); any other layout, or anything it does not expect, is left
+   as it is. */
 #include "ehframe.h"
 
 #include "util.h"
@@ -120,7 +121,7 @@ static uint64_t rel_size(const struct obj *o, uint64_t r) {
 }
 
 /* Relocation K of relocation section R: its offset, symbol index and type. */
-static void rela(const struct obj *o, uint64_t r, uint64_t k, uint64_t *off, uint64_t *sym,
+static void reloc(const struct obj *o, uint64_t r, uint64_t k, uint64_t *off, uint64_t *sym,
                  uint64_t *type) {
   const unsigned char *e = o->p + sh_offset(o, r) + k * rel_size(o, r);
   *off = get(o, e, o->is64 ? 8 : 4);
@@ -185,7 +186,7 @@ static int eh_referenced(const struct obj *o, uint64_t eh, uint64_t ehrel) {
         continue;
       for (uint64_t k = 0; k < sh_size(o, r) / rel_size(o, r) && !bad; k++) {
         uint64_t off, sym, rtype;
-        rela(o, r, k, &off, &sym, &rtype);
+        reloc(o, r, k, &off, &sym, &rtype);
         bad = sym < nsyms && in_eh[sym];
       }
     }
@@ -265,7 +266,7 @@ static size_t mark_dead(const struct obj *o, uint64_t rel, struct rec *v, size_t
   int *live = xcalloc(n + 1, sizeof *live), *pc_none = xcalloc(n + 1, sizeof *pc_none);
   for (uint64_t k = 0; k < count; k++) {
     uint64_t off, sym, type;
-    rela(o, rel, k, &off, &sym, &type);
+    reloc(o, rel, k, &off, &sym, &type);
     if (off >= v[n - 1].end) {
       n = 0;
       break;
@@ -316,7 +317,7 @@ static unsigned char *pruned_relocs(const struct obj *o, uint64_t rel, const str
   unsigned char *out = xmalloc(count * entsz + 1);
   for (uint64_t k = 0; k < count; k++) {
     uint64_t off, sym, type;
-    rela(o, rel, k, &off, &sym, &type);
+    reloc(o, rel, k, &off, &sym, &type);
     size_t r = record_of(v, n, off);
     if (v[r].dead)
       continue;
