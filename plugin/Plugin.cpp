@@ -125,6 +125,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
   shard::SplitLimits &Lim = Opts.Limits;
   StringMap<unsigned *> Numbers = {{"import-cost", &Lim.ImportCost},
                                    {"local-import-cost", &Lim.LocalImportCost},
+                                   {"import-size", &Lim.ImportSize},
                                    {"dup-cost", &Lim.DupCost},
                                    {"import-depth", &Lim.Depth},
                                    {"parts", &Opts.Parts},
@@ -174,8 +175,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
     auto It = Numbers.find(Key);
     if (It == Numbers.end())
       return badParam("shard-split", Param,
-                      "expected dir=PATH, memory, import-cost=N, local-import-cost=N, dup-cost=N, "
-                      "import-depth=N, "
+                      "expected dir=PATH, memory, import-cost=N, local-import-cost=N, import-size=N, "
+                      "dup-cost=N, import-depth=N, "
                       "tiny-cost=N, hot-import-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
                       "presimplify=L, presimplify-depth=N, threads=N, quick-exit, verify, "
                       "copy-bodies, sink-locals, single-caller, no-odr-copies, no-import-reached, "

@@ -18,6 +18,7 @@
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 using namespace llvm;
 
@@ -56,6 +57,51 @@ uint64_t computeCost(const Function &F) {
       Insts += instructionWeight(I);
   }
   return 1 + Insts + 2 * Blocks;
+}
+
+/// Whether V is a local variable that SROA turns into registers: an alloca whose address
+/// is only loaded from, stored to and given lifetime markers.
+static bool isPromotable(const Value *V) {
+  const auto *AI = dyn_cast<AllocaInst>(V);
+  return AI && isAllocaPromotable(AI);
+}
+
+/// Weight of one instruction in what the inliner sees after the first simplification: local
+/// variables, casts, constant offsets and markers are gone, and a call costs its setup.
+static uint64_t inlineWeight(const Instruction &I) {
+  if (const auto *II = dyn_cast<IntrinsicInst>(&I))
+    return II->isAssumeLikeIntrinsic() || isa<DbgInfoIntrinsic>(II) ||
+                   II->getIntrinsicID() == Intrinsic::expect
+               ? 0
+               : 1;
+  if (const auto *CB = dyn_cast<CallBase>(&I))
+    return 6 + CB->arg_size();
+  if (isa<AllocaInst>(I) || isa<PHINode>(I) || (isa<CastInst>(I) && !isa<FPToSIInst>(I) &&
+                                                 !isa<FPToUIInst>(I) && !isa<SIToFPInst>(I) &&
+                                                 !isa<UIToFPInst>(I)))
+    return 0;
+  if (const auto *LI = dyn_cast<LoadInst>(&I))
+    return isPromotable(LI->getPointerOperand()) ? 0 : 1;
+  if (const auto *SI = dyn_cast<StoreInst>(&I))
+    return isPromotable(SI->getPointerOperand()) ? 0 : 1;
+  if (const auto *GEP = dyn_cast<GetElementPtrInst>(&I))
+    return GEP->hasAllConstantIndices() ? 0 : 1;
+  if (const auto *Br = dyn_cast<BranchInst>(&I))
+    return Br->isConditional();
+  if (const auto *SI = dyn_cast<SwitchInst>(&I))
+    return isa<LoadInst>(SI->getCondition()) &&
+                   isPromotable(cast<LoadInst>(SI->getCondition())->getPointerOperand())
+               ? 1
+               : 1 + SI->getNumCases() / 2;
+  return 1;
+}
+
+uint64_t inlineSize(const Function &F) {
+  uint64_t Size = 0;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      Size += inlineWeight(I);
+  return Size;
 }
 
 uint64_t getCost(const Function &F) {

@@ -14,6 +14,9 @@ namespace shard {
 
 /// Predicted compile cost of a function body (0 for declarations).
 uint64_t computeCost(const llvm::Function &F);
+/// Predicted size of a function body as the inliner prices it once simplified, in
+/// instructions (about a fifth of LLVM's inline cost).
+uint64_t inlineSize(const llvm::Function &F);
 /// The cost recorded by shard-cost, or computed now if absent.
 uint64_t getCost(const llvm::Function &F);
 /// Predicted cost of any defined global value (variables cost by size).

@@ -202,11 +202,17 @@ bool importable(const GlobalValue &GV) {
 }
 
 /// Whether function F of cost Cost may be imported under limit Limit (twice that with
-/// inlinehint; any cost when always_inline; nothing at all when Limit is 0).
-bool importableFunction(const Function &F, uint64_t Cost, uint64_t Limit) {
+/// inlinehint; any cost when always_inline; nothing at all when Limit is 0). Up to twice the
+/// limit, a function as small as import-size once simplified may be too: the cost predicts
+/// compile time, and a body of local variables and macro scaffolding, which the first
+/// simplification removes, costs far more than the inliner will see (inlineSize).
+bool importableFunction(const Function &F, uint64_t Cost, uint64_t Limit, const SplitLimits &Lim) {
+  if (!Limit || !copyableBody(F))
+    return false;
   if (F.hasFnAttribute(Attribute::InlineHint))
     Limit *= 2;
-  return (Cost <= Limit || (Limit && alwaysInlined(F))) && copyableBody(F);
+  return Cost <= Limit || alwaysInlined(F) ||
+         (Cost <= 2 * Limit && Lim.ImportSize && inlineSize(F) <= Lim.ImportSize);
 }
 
 /// A definition another shard may import as available_externally: a function
@@ -215,7 +221,7 @@ bool importEligible(const GlobalValue &GV, const SplitLimits &Lim) {
   if (!importable(GV))
     return false;
   if (const auto *F = dyn_cast<Function>(&GV))
-    return importableFunction(*F, getCost(*F), importLimit(*F, Lim));
+    return importableFunction(*F, getCost(*F), importLimit(*F, Lim), Lim);
   if (const auto *V = dyn_cast<GlobalVariable>(&GV))
     return smallConstant(*V, Lim);
   return false;
@@ -392,7 +398,7 @@ std::vector<uint8_t> shareLocals(Layout &L, const SplitLimits &Lim, const String
     // with its owner, which keeps it anyway.
     if (!Promoted[I] || !F || !F->hasLocalLinkage() || F->hasAddressTaken() || L.Dup[I] ||
         L.Unit[I] >= 0 || L.PerShard[I] || L.BlocksTaken[I] || Pinned.contains(F->getName()) ||
-        !importable(*F) || !importableFunction(*F, L.Cost[I], Lim.ImportCost))
+        !importable(*F) || !importableFunction(*F, L.Cost[I], Lim.ImportCost, Lim))
       continue;
     Shared[I] = 1;
     L.Import[I] = 1;

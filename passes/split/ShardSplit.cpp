@@ -183,6 +183,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";import-cost=" << Lim.ImportCost;
   if (Lim.LocalImportCost != D.Limits.LocalImportCost)
     OS << ";local-import-cost=" << Lim.LocalImportCost;
+  if (Lim.ImportSize != D.Limits.ImportSize)
+    OS << ";import-size=" << Lim.ImportSize;
   if (Lim.DupCost != D.Limits.DupCost)
     OS << ";dup-cost=" << Lim.DupCost;
   if (Lim.Depth != D.Limits.Depth)

@@ -20,6 +20,7 @@ namespace shard {
 struct SplitLimits {
   unsigned ImportCost = 170;      // import functions up to this cost (twice with inlinehint)
   unsigned LocalImportCost = 125; // and local ones up to this (importLimit)
+  unsigned ImportSize = 55;       // up to twice those, functions of this inlineSize too (0: off)
   unsigned DupCost = 60;          // copy local functions called only directly up to this cost
   bool DupOneCaller = true;       // private copies of local functions above TinyCost (dup-cost's
                                   // and import-reached's) only of those one function calls

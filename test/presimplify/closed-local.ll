@@ -6,9 +6,11 @@
 ; as it is. -inline-threshold=0 keeps anything but a last call out of line. The old
 ; @helper and @twocalls become `unreachable`, held by their owner alone, which drops them.
 ; The same with debug info (the closure simplified in place, debugify).
+; The costs are pinned (!shard.cost), the bodies stand-ins: import-size=0 leaves the imports
+; to the costs.
 ; RUN: rm -rf %t && mkdir %t %t/dbg
-; RUN: %opt-shard -inline-threshold=0 -passes='shard-partition<shards=2;place=graph>,shard-split<dir=%t;presimplify=2>' -disable-output %s
-; RUN: %opt-shard -inline-threshold=0 -passes='debugify,shard-partition<shards=2;place=graph>,shard-split<dir=%t/dbg;presimplify=2>' -disable-output %s
+; RUN: %opt-shard -inline-threshold=0 -passes='shard-partition<shards=2;place=graph>,shard-split<dir=%t;import-size=0;presimplify=2>' -disable-output %s
+; RUN: %opt-shard -inline-threshold=0 -passes='debugify,shard-partition<shards=2;place=graph>,shard-split<dir=%t/dbg;import-size=0;presimplify=2>' -disable-output %s
 ; RUN: opt -passes=verify -disable-output %t/shard.0.bc
 ; RUN: opt -passes=verify -disable-output %t/shard.1.bc
 ; RUN: opt -passes=verify -disable-output %t/dbg/shard.0.bc

@@ -13,8 +13,10 @@
 ; which both call @r (200, too large to import): shard 0 declares it. @s (200), called by @g1
 ; only, is copied into shard 0.
 ;
+; The costs are pinned (!shard.cost), the bodies stand-ins: import-size=0 leaves the imports
+; to the costs.
 ; RUN: rm -rf %t && mkdir %t
-; RUN: %opt-shard -passes='shard-split<dir=%t;no-share-locals>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t;import-size=0;no-share-locals>' -disable-output %s
 ; RUN: llvm-dis %t/shard.0.bc -o - | FileCheck --check-prefix=S0 --implicit-check-not=define --implicit-check-not=declare %s
 ; RUN: llvm-dis %t/shard.1.bc -o - | FileCheck --check-prefix=S1 --implicit-check-not=define --implicit-check-not=declare %s
 ; RUN: opt -passes=verify -disable-output %t/shard.0.bc
@@ -22,12 +24,12 @@
 ; RUN: FileCheck --check-prefix=MAN --implicit-check-not=promoted %s < %t/manifest
 ; Off: @mid and @r are copied into shard 0 as well, and nothing is promoted.
 ; RUN: rm -rf %t.off && mkdir %t.off
-; RUN: %opt-shard -passes='shard-split<dir=%t.off;no-dup-one-caller;no-share-locals>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t.off;import-size=0;no-dup-one-caller;no-share-locals>' -disable-output %s
 ; RUN: llvm-dis %t.off/shard.0.bc -o - | FileCheck --check-prefix=OFF --implicit-check-not=define --implicit-check-not=declare %s
 ; RUN: not grep promoted %t.off/manifest
 ; With tiny-cost at 45, @mid is tiny, and copied again.
 ; RUN: rm -rf %t.tiny && mkdir %t.tiny
-; RUN: %opt-shard -passes='shard-split<dir=%t.tiny;tiny-cost=45;no-share-locals>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t.tiny;import-size=0;tiny-cost=45;no-share-locals>' -disable-output %s
 ; RUN: llvm-dis %t.tiny/shard.0.bc -o - | FileCheck --check-prefix=TINY %s
 ; TINY: define internal i32 @mid(
 ; RUN: %opt-shard -passes='shard-split<dir=%t;no-dup-one-caller>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s

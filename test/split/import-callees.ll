@@ -11,13 +11,15 @@
 ; promote @q, promoted nowhere else); import-callees copies it, and promotes @q. @own (shard 2)
 ; calls @helper, placed in shard 1, which only @own calls: not copied, promoted.
 ;
+; The costs are pinned (!shard.cost), the bodies stand-ins: import-size=0 leaves the imports
+; to the costs.
 ; RUN: rm -rf %t && mkdir %t %t.off
-; RUN: %opt-shard -passes='shard-split<dir=%t>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t;import-size=0>' -disable-output %s
 ; RUN: llvm-dis %t/shard.0.bc -o - | FileCheck --check-prefix=S0 --implicit-check-not=define --implicit-check-not=declare %s
 ; RUN: llvm-dis %t/shard.2.bc -o - | FileCheck --check-prefix=S2 --implicit-check-not=define --implicit-check-not=declare %s
 ; RUN: opt -passes=verify -disable-output %t/shard.0.bc
 ; RUN: FileCheck --check-prefix=MAN --implicit-check-not=promoted %s < %t/manifest
-; RUN: %opt-shard -passes='shard-split<dir=%t.off;no-import-callees>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t.off;import-size=0;no-import-callees>' -disable-output %s
 ; RUN: llvm-dis %t.off/shard.0.bc -o - | FileCheck --check-prefix=OFF0 %s
 ; RUN: FileCheck --check-prefix=OFF-MAN --implicit-check-not=promoted %s < %t.off/manifest
 ; RUN: %opt-shard -passes='shard-split<dir=%t;no-import-callees>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s

@@ -9,8 +9,10 @@
 ; @stat (too large to import), which calls @deep, and @both, and stores @cb; @other in shard 2
 ; calls @both.
 ;
+; The costs are pinned (!shard.cost), the bodies stand-ins: import-size=0 leaves the imports
+; to the costs.
 ; RUN: rm -rf %t && mkdir %t
-; RUN: %opt-shard -passes='shard-split<dir=%t>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t;import-size=0>' -disable-output %s
 ; RUN: llvm-dis %t/shard.0.bc -o - | FileCheck --check-prefix=S0 --implicit-check-not=define --implicit-check-not=declare %s
 ; RUN: llvm-dis %t/shard.1.bc -o - | FileCheck --check-prefix=S1 --implicit-check-not=define --implicit-check-not=declare %s
 ; RUN: llvm-dis %t/shard.2.bc -o - | FileCheck --check-prefix=S2 --implicit-check-not=define --implicit-check-not=declare %s
@@ -20,7 +22,7 @@
 ; With no-import-reached (and no-import-callees, which copies @stat too: only @mid calls it),
 ; shard 0 declares @stat, promoted in its owner; @deep stays in shard 1 only.
 ; RUN: rm -rf %t.off && mkdir %t.off
-; RUN: %opt-shard -passes='shard-split<dir=%t.off;no-import-reached;no-import-callees>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t.off;import-size=0;no-import-reached;no-import-callees>' -disable-output %s
 ; RUN: llvm-dis %t.off/shard.0.bc -o - | FileCheck --check-prefix=OFF0 --implicit-check-not=deep %s
 ; RUN: FileCheck --check-prefix=OFF-MAN %s < %t.off/manifest
 ; RUN: %opt-shard -passes='shard-split<dir=%t;no-import-reached>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s

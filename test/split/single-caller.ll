@@ -11,8 +11,10 @@
 ; @deeper was placed apart from @deep. @shared is called from @b and @c: imported and
 ; promoted as before.
 ;
+; The costs are pinned (!shard.cost), the bodies stand-ins: import-size=0 leaves the imports
+; to the costs.
 ; RUN: rm -rf %t && mkdir %t
-; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,print<shard-plan>,shard-split<dir=%t;single-caller;no-share-locals>' \
+; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,print<shard-plan>,shard-split<dir=%t;import-size=0;single-caller;no-share-locals>' \
 ; RUN:   -disable-output %s 2>&1 | FileCheck --check-prefix=PLAN %s
 ; RUN: llvm-dis %t/shard.1.bc -o - | FileCheck --check-prefix=S1 --implicit-check-not=define --implicit-check-not=declare %s
 ; RUN: llvm-dis %t/shard.2.bc -o - | FileCheck --check-prefix=S2 --implicit-check-not=define --implicit-check-not=declare %s
@@ -25,7 +27,7 @@
 ; @deeper into shard 3 too, since only its import of @mid reaches them), @deep and @deeper are
 ; promoted, and shard 3 declares @deep.
 ; RUN: rm -rf %t.off && mkdir %t.off
-; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,shard-split<dir=%t.off;no-import-reached;no-share-locals;no-import-callees>' -disable-output %s
+; RUN: %opt-shard -passes='shard-partition<shards=6;place=graph>,shard-split<dir=%t.off;import-size=0;no-import-reached;no-share-locals;no-import-callees>' -disable-output %s
 ; RUN: llvm-dis %t.off/shard.3.bc -o - | FileCheck --check-prefix=OFF %s
 ; RUN: FileCheck --check-prefix=OFF-MAN %s < %t.off/manifest
 ; RUN: %opt-shard -passes='shard-split<dir=%t;single-caller>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s
