@@ -31,13 +31,15 @@ from tools import RUN_TIMEOUT, Env, Failure, bindir_of, run
 # One module and its cases
 
 
-def split_params(r, tiny):
+def split_params(r, tiny, isize):
     """Random split limits (all at 0 sometimes: the naive split)."""
     if r.random() < 0.1:
         p = {"import-cost": 0, "local-import-cost": 0, "dup-cost": 0, "import-depth": 0,
              "const-bytes": 0}
         if tiny:
             p["tiny-cost"] = 0
+        if isize:
+            p["import-size"] = 0
         return p
     p = {}
     if r.random() < 0.5:
@@ -52,6 +54,8 @@ def split_params(r, tiny):
         p["tiny-cost"] = r.choice([0, 5, 30, 100, 100000])
     if r.random() < 0.4:
         p["local-import-cost"] = r.choice([0, 5, 30, 125, 400, 100000])
+    if r.random() < 0.3 and isize:
+        p["import-size"] = r.choice([0, 10, 55, 200, 100000])
     return p
 
 
@@ -281,7 +285,7 @@ def module_job(job):
                           max(1, nfuncs + r.randint(1, 8))])
             if kind == "sqlite":
                 n = r.randint(1, 64)
-            case = {"i": i, "n": n, "params": split_params(r, env.tiny), "mv": mv,
+            case = {"i": i, "n": n, "params": split_params(r, env.tiny, env.isize), "mv": mv,
                     "slack": r.choice([None] * 4 + [0, 10, 500, 1000]),
                     "place": r.choice([None, None, "stable", "graph"]),
                     "parts": r.choice([1] * 8 + [2, 3, 4, 5]),

@@ -28,7 +28,9 @@ class Env:
         self.plugin = os.path.join(build, "lib", "ShardPlugin.so")
         self.shard = os.path.join(build, "bin", "shard")
         with open(self.plugin, "rb") as f:  # split limits this plugin knows
-            self.tiny = b"tiny-cost" in f.read()
+            data = f.read()
+        self.tiny = b"tiny-cost" in data
+        self.isize = b"import-size" in data
 
     def tool(self, name):
         return os.path.join(self.bindir, name)
