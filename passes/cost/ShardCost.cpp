@@ -5,6 +5,7 @@
 // shard-cost attaches !shard.cost !{i64 C} to every defined function and records
 // the module total in !shard.total_cost. C predicts the time `opt -O2 | llc`
 // spends on the function, in arbitrary units (about one per simple instruction).
+// inlineSize predicts instead the size the inliner will see (shard-split's imports).
 //
 //===----------------------------------------------------------------------===//
 #include "cost/ShardCost.h"
@@ -76,9 +77,11 @@ static uint64_t inlineWeight(const Instruction &I) {
                : 1;
   if (const auto *CB = dyn_cast<CallBase>(&I))
     return 6 + CB->arg_size();
-  if (isa<AllocaInst>(I) || isa<PHINode>(I) || (isa<CastInst>(I) && !isa<FPToSIInst>(I) &&
-                                                 !isa<FPToUIInst>(I) && !isa<SIToFPInst>(I) &&
-                                                 !isa<UIToFPInst>(I)))
+  // Conversions between integers and floating point are real instructions; other casts
+  // fold into their users.
+  if (const auto *C = dyn_cast<CastInst>(&I))
+    return isa<FPToSIInst>(C) || isa<FPToUIInst>(C) || isa<SIToFPInst>(C) || isa<UIToFPInst>(C);
+  if (isa<AllocaInst>(I) || isa<PHINode>(I))
     return 0;
   if (const auto *LI = dyn_cast<LoadInst>(&I))
     return isPromotable(LI->getPointerOperand()) ? 0 : 1;
@@ -88,6 +91,8 @@ static uint64_t inlineWeight(const Instruction &I) {
     return GEP->hasAllConstantIndices() ? 0 : 1;
   if (const auto *Br = dyn_cast<BranchInst>(&I))
     return Br->isConditional();
+  // A switch on a local variable is the front end's dispatch after a scope's cleanups, which
+  // SROA and SimplifyCFG turn into plain branches.
   if (const auto *SI = dyn_cast<SwitchInst>(&I))
     return isa<LoadInst>(SI->getCondition()) &&
                    isPromotable(cast<LoadInst>(SI->getCondition())->getPointerOperand())

@@ -201,27 +201,29 @@ bool importable(const GlobalValue &GV) {
          (!GV.hasComdat() || GV.hasLinkOnceODRLinkage() || GV.hasWeakODRLinkage());
 }
 
-/// Whether function F of cost Cost may be imported under limit Limit (twice that with
-/// inlinehint; any cost when always_inline; nothing at all when Limit is 0). Up to twice the
-/// limit, a function as small as import-size once simplified may be too: the cost predicts
-/// compile time, and a body of local variables and macro scaffolding, which the first
-/// simplification removes, costs far more than the inliner will see (inlineSize).
-bool importableFunction(const Function &F, uint64_t Cost, uint64_t Limit, const SplitLimits &Lim) {
+/// Whether function F of cost Cost and inline size Size may be imported under limit Limit
+/// (twice that with inlinehint; any cost when always_inline; nothing at all when Limit is 0).
+/// Up to twice the limit, a function of inline size up to import-size may be too: the cost
+/// predicts compile time, and a body of local variables and macro scaffolding, which the
+/// first simplification removes, costs far more than the inliner will see (inlineSize).
+bool importableFunction(const Function &F, uint64_t Cost, uint64_t Size, uint64_t Limit,
+                        const SplitLimits &Lim) {
   if (!Limit || !copyableBody(F))
     return false;
   if (F.hasFnAttribute(Attribute::InlineHint))
     Limit *= 2;
   return Cost <= Limit || alwaysInlined(F) ||
-         (Cost <= 2 * Limit && Lim.ImportSize && inlineSize(F) <= Lim.ImportSize);
+         (Cost <= 2 * Limit && Lim.ImportSize && Size <= Lim.ImportSize);
 }
 
-/// A definition another shard may import as available_externally: a function
-/// small enough to be inlined, or a constant whose loads can be folded.
-bool importEligible(const GlobalValue &GV, const SplitLimits &Lim) {
+/// Whether definition I is one another shard may import as available_externally: a
+/// function small enough to be inlined, or a constant whose loads can be folded.
+bool importEligible(const Layout &L, uint32_t I, const SplitLimits &Lim) {
+  const GlobalValue &GV = *L.Defs[I];
   if (!importable(GV))
     return false;
   if (const auto *F = dyn_cast<Function>(&GV))
-    return importableFunction(*F, getCost(*F), importLimit(*F, Lim), Lim);
+    return importableFunction(*F, L.Cost[I], L.Size[I], importLimit(*F, Lim), Lim);
   if (const auto *V = dyn_cast<GlobalVariable>(&GV))
     return smallConstant(*V, Lim);
   return false;
@@ -248,6 +250,7 @@ void indexDefinitions(Module &M, const Plan &P, Layout &L) {
     L.Owner.push_back(*S);
     L.Cost.push_back(getGlobalCost(GV));
     const auto *F = dyn_cast<Function>(&GV);
+    L.Size.push_back(F ? inlineSize(*F) : 0);
     L.BlocksTaken.push_back(
         F && llvm::any_of(*F, [](const BasicBlock &BB) { return BB.hasAddressTaken(); }));
   }
@@ -358,7 +361,7 @@ void markCopiesAndImports(Layout &L, const SplitLimits &Lim, const StringSet<> &
     if (L.PerShard[I])
       continue;
     L.Dup[I] = dupEligible(GV, Lim);
-    L.Import[I] = !L.Dup[I] && importEligible(GV, Lim);
+    L.Import[I] = !L.Dup[I] && importEligible(L, I, Lim);
     const auto *F = dyn_cast<Function>(&GV);
     L.Sinkable[I] = F && copyableLocal(*F, Lim);
   }
@@ -398,7 +401,7 @@ std::vector<uint8_t> shareLocals(Layout &L, const SplitLimits &Lim, const String
     // with its owner, which keeps it anyway.
     if (!Promoted[I] || !F || !F->hasLocalLinkage() || F->hasAddressTaken() || L.Dup[I] ||
         L.Unit[I] >= 0 || L.PerShard[I] || L.BlocksTaken[I] || Pinned.contains(F->getName()) ||
-        !importable(*F) || !importableFunction(*F, L.Cost[I], Lim.ImportCost, Lim))
+        !importable(*F) || !importableFunction(*F, L.Cost[I], L.Size[I], Lim.ImportCost, Lim))
       continue;
     Shared[I] = 1;
     L.Import[I] = 1;
@@ -420,12 +423,13 @@ void addDefinitions(Layout &L, ArrayRef<GlobalObject *> New, const SplitLimits &
     L.Owner.push_back(0); // placeAdded's
     L.Cost.push_back(getGlobalCost(*GO));
     const auto *F = dyn_cast<Function>(GO);
+    L.Size.push_back(F ? inlineSize(*F) : 0);
     L.BlocksTaken.push_back(
         F && llvm::any_of(*F, [](const BasicBlock &BB) { return BB.hasAddressTaken(); }));
     L.Movable.push_back(0); // copied into its shard, never borrowed
     L.Unit.push_back(-1);
     L.Dup.push_back(dupEligible(*GO, Lim));
-    L.Import.push_back(!L.Dup.back() && importEligible(*GO, Lim));
+    L.Import.push_back(!L.Dup.back() && importEligible(L, L.Defs.size() - 1, Lim));
     L.HotCalls.emplace_back();
     L.HotImport.push_back(0);
     L.Sinkable.push_back(0);

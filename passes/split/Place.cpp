@@ -42,7 +42,8 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector
     }
   auto Tiny = [&](uint32_t R) {
     return L.Unit[R] >= 0 ? L.UnitCost[L.Unit[R]] <= Lim.TinyCost
-                          : L.Cost[R] <= Lim.TinyCost || alwaysInlined(*L.Defs[R]);
+                          : L.Cost[R] <= Lim.TinyCost || alwaysInlined(*L.Defs[R]) ||
+                                (isa<Function>(L.Defs[R]) && L.Size[R] <= Lim.TinySize);
   };
   // An inline function (inlinehint: C++'s `inline`, a member defined in its class) small
   // enough to import: the serial inliner takes it as surely as a wrapper.

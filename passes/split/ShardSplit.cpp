@@ -191,6 +191,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";import-depth=" << Lim.Depth;
   if (Lim.TinyCost != D.Limits.TinyCost)
     OS << ";tiny-cost=" << Lim.TinyCost;
+  if (Lim.TinySize != D.Limits.TinySize)
+    OS << ";tiny-size=" << Lim.TinySize;
   if (Lim.HotImportCost != D.Limits.HotImportCost)
     OS << ";hot-import-cost=" << Lim.HotImportCost;
   if (Lim.ConstBytes != D.Limits.ConstBytes)

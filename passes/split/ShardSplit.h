@@ -28,6 +28,7 @@ struct SplitLimits {
   unsigned Depth = 1;             // import what imports refer to, this many levels deep
   unsigned TinyCost = 30;         // copy or import definitions up to this cost at any depth,
                                   // and count no depth for such functions (wrappers)
+  unsigned TinySize = 0;          // and functions up to this inlineSize (0: off; docs/passes.md)
   unsigned HotImportCost = 2400;  // with a profile: import a callee called at a hot call site
                                   // up to this cost, at any depth (0: off; markHotCalls)
   uint64_t ConstBytes = 4096;     // copy or import constants up to this size
