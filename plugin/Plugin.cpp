@@ -131,6 +131,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
                                    {"parts", &Opts.Parts},
                                    {"tiny-cost", &Lim.TinyCost},
                                    {"tiny-size", &Lim.TinySize},
+                                   {"decl-size", &Lim.DeclSize},
                                    {"threads", &Opts.Threads},
                                    {"presimplify-depth", &Opts.PresimplifyDepth},
                                    {"part", &Opts.Part},
@@ -177,7 +178,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
     if (It == Numbers.end())
       return badParam("shard-split", Param,
                       "expected dir=PATH, memory, import-cost=N, local-import-cost=N, import-size=N, "
-                      "dup-cost=N, import-depth=N, tiny-cost=N, tiny-size=N, hot-import-cost=N, "
+                      "dup-cost=N, import-depth=N, tiny-cost=N, tiny-size=N, decl-size=N, "
+                      "hot-import-cost=N, "
                       "const-bytes=N, parts=N, part=N, notify=FD, "
                       "presimplify=L, presimplify-depth=N, threads=N, quick-exit, verify, "
                       "copy-bodies, sink-locals, single-caller, no-odr-copies, no-import-reached, "

@@ -25,6 +25,9 @@ inline constexpr const char *PresimplifiedAttr = "shard-presimplified";
 // Function attribute set by shard-split<serial-scc> on an import that a function of its shard
 // calls from within its call graph SCC: left unsimplified while the inliner walks the shard.
 inline constexpr const char *SerialSccAttr = "shard-serial-scc";
+// LLVM's function attribute that replaces the inline cost of a call to the function (InlineCost):
+// shard-split<decl-size=N> sets it on the declarations of small functions other shards define.
+inline constexpr const char *CallInlineCostAttr = "call-inline-cost";
 
 } // namespace shard
 

@@ -347,6 +347,22 @@ void markHotImports(Layout &L, const SplitLimits &Lim) {
                     << " functions called hot may be imported\n");
 }
 
+/// The inline cost that a shard's declaration of each small function (inline size up to
+/// decl-size) gives the calls to it: the price of the body the serial inliner would have put
+/// there, three fifths of LLVM's cost for that many instructions, so that a function calling it
+/// (an import, or one of the shard's own) weighs about what it weighs serially once the callee
+/// is inlined into it, not the cost of a call. Not for what the serial inliner leaves called
+/// (noinline, interposable, varargs, inline asm).
+void markDeclCosts(Layout &L, const SplitLimits &Lim) {
+  L.DeclCost.assign(L.Defs.size(), 0);
+  for (uint32_t I = 0; I < L.Defs.size(); ++I) {
+    const auto *F = dyn_cast<Function>(L.Defs[I]);
+    if (F && Lim.DeclSize && L.Size[I] <= Lim.DeclSize && !F->isInterposable() &&
+        copyableBody(*F))
+      L.DeclCost[I] = 3 * L.Size[I] + 1;
+  }
+}
+
 /// Which definitions outside the copy units a shard may copy privately or import.
 void markCopiesAndImports(Layout &L, const SplitLimits &Lim, const StringSet<> &Pinned) {
   L.Dup.resize(L.Defs.size());
@@ -385,6 +401,7 @@ Layout buildLayout(Module &M, const Plan &P, const SplitLimits &Lim, bool CopyBo
   markCopiesAndImports(L, Lim, Pinned);
   markHotCalls(M, L, Lim);
   markHotImports(L, Lim);
+  markDeclCosts(L, Lim);
   LLVM_DEBUG(dbgs() << "shard-split: " << L.Defs.size() << " definitions, "
                     << llvm::count_if(L.Unit, [](int32_t U) { return U >= 0; })
                     << " in copy units, " << llvm::count(L.Dup, 1) << " private-copy locals, "
@@ -434,6 +451,7 @@ void addDefinitions(Layout &L, ArrayRef<GlobalObject *> New, const SplitLimits &
     L.HotImport.push_back(0);
     L.Sinkable.push_back(0);
     L.PerShard.push_back(0);
+    L.DeclCost.push_back(0); // a local: declared nowhere
   }
   L.Refs.resize(L.Defs.size());
   L.Calls.resize(L.Defs.size());

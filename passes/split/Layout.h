@@ -40,6 +40,8 @@ struct Layout {
   std::vector<unsigned> Owner;                               // shard per definition
   std::vector<uint64_t> Cost;                                // predicted cost per definition
   std::vector<uint64_t> Size; // inlineSize per function definition (0 for the others)
+  std::vector<uint32_t> DeclCost; // the inline cost a shard declaring it gives its calls (or 0;
+                                  // markDeclCosts)
   std::vector<uint8_t> BlocksTaken; // a function with a block whose address is taken
   std::vector<uint8_t> Movable;     // a body its owner's shard may borrow (cloneDefinitions)
   llvm::DenseMap<const llvm::GlobalValue *, unsigned> SourcePos; // module order, declarations too

@@ -1,7 +1,8 @@
 //===- ShardModule.cpp - Build the module of one shard --------------------===//
 //
 // buildShard clones what a shard holds (Clone.cpp) and finishes the module: an
-// import becomes available_externally, the asm shard takes the module asm, each
+// import becomes available_externally, a declaration of a small function carries
+// the inline cost of its body, the asm shard takes the module asm, each
 // per-shard array keeps the entries that belong to this shard, the named
 // metadata is mapped, globals are put in source order, the split's metadata is
 // dropped, and the debug info lists only the variables the shard defines.
@@ -181,6 +182,17 @@ void pruneDebugGlobals(Module &Shard, const Module &M, ValueToValueMapTy &VMap, 
   }
 }
 
+/// Gives shard C's declarations of small functions the inline cost of their bodies
+/// (Layout::DeclCost, CallInlineCostAttr).
+void priceDeclarations(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C) {
+  for (auto &[D, Src] : C.Decl.Made) {
+    auto It = L.Index.find(Src);
+    auto *F = dyn_cast<Function>(D);
+    if (F && It != L.Index.end() && Here[It->second] == NotHere && L.DeclCost[It->second])
+      F->addFnAttr(CallInlineCostAttr, std::to_string(L.DeclCost[It->second]));
+  }
+}
+
 } // namespace
 
 void buildShard(ClonedModule &C, const Module &M, const Plan &P, const Layout &L, unsigned S,
@@ -210,6 +222,7 @@ void buildShard(ClonedModule &C, const Module &M, const Plan &P, const Layout &L
   (void)Deferred;
   LLVM_DEBUG(dbgs() << "shard-split: shard " << S << ": " << Deferred
                     << " imports left unsimplified for callers in their SCC\n");
+  priceDeclarations(L, Here, C);
   bool IsAsmShard = S == P.AsmShard;
   if (IsAsmShard)
     C.Mod->setModuleInlineAsm(M.getModuleInlineAsm());

@@ -193,6 +193,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";tiny-cost=" << Lim.TinyCost;
   if (Lim.TinySize != D.Limits.TinySize)
     OS << ";tiny-size=" << Lim.TinySize;
+  if (Lim.DeclSize != D.Limits.DeclSize)
+    OS << ";decl-size=" << Lim.DeclSize;
   if (Lim.HotImportCost != D.Limits.HotImportCost)
     OS << ";hot-import-cost=" << Lim.HotImportCost;
   if (Lim.ConstBytes != D.Limits.ConstBytes)

@@ -29,6 +29,8 @@ struct SplitLimits {
   unsigned TinyCost = 30;         // copy or import definitions up to this cost at any depth,
                                   // and count no depth for such functions (wrappers)
   unsigned TinySize = 0;          // and functions up to this inlineSize (0: off; docs/passes.md)
+  unsigned DeclSize = 30;         // a declaration of a function up to this inlineSize carries
+                                  // the inline cost of its body (0: off; markDeclCosts)
   unsigned HotImportCost = 2400;  // with a profile: import a callee called at a hot call site
                                   // up to this cost, at any depth (0: off; markHotCalls)
   uint64_t ConstBytes = 4096;     // copy or import constants up to this size

@@ -39,7 +39,7 @@ def split_params(r, tiny, isize):
         if tiny:
             p["tiny-cost"] = 0
         if isize:
-            p["import-size"] = p["tiny-size"] = 0
+            p["import-size"] = p["tiny-size"] = p["decl-size"] = 0
         return p
     p = {}
     if r.random() < 0.5:
@@ -58,6 +58,8 @@ def split_params(r, tiny, isize):
         p["import-size"] = r.choice([0, 10, 55, 200, 100000])
     if r.random() < 0.2 and isize:
         p["tiny-size"] = r.choice([0, 10, 25, 100000])
+    if r.random() < 0.2 and isize:
+        p["decl-size"] = r.choice([0, 10, 30, 100000])
     return p
 
 

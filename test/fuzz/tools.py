@@ -30,7 +30,7 @@ class Env:
         with open(self.plugin, "rb") as f:  # split limits this plugin knows
             data = f.read()
         self.tiny = b"tiny-cost" in data
-        self.isize = b"tiny-size" in data  # and import-size
+        self.isize = b"decl-size" in data  # and import-size, tiny-size
 
     def tool(self, name):
         return os.path.join(self.bindir, name)
