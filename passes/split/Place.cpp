@@ -24,11 +24,11 @@ namespace split {
 /// folding, up to Lim.Depth imports deep. Breadth-first by import depth, so each
 /// definition gets the shallowest depth whatever the order of references. Tiny
 /// definitions (cost up to Lim.TinyCost: the accessors and wrappers C++ libraries nest
-/// many levels deep; always_inline functions, at any cost) and the input's own
-/// available_externally definitions (C++ extern templates such as std::string's
-/// members, which the serial build has every one of) are followed at any depth, and a
-/// tiny or inline function adds no depth: what a wrapper refers to is copied or imported
-/// as if its caller referred to it.
+/// many levels deep; functions of inline size up to Lim.TinySize; always_inline
+/// functions, at any cost) and the input's own available_externally definitions (C++
+/// extern templates such as std::string's members, which the serial build has every one
+/// of) are followed at any depth, and a tiny or inline function adds no depth: what a
+/// wrapper refers to is copied or imported as if its caller referred to it.
 void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector<uint8_t> &Placed) {
   Placed.assign(L.Defs.size(), NotHere);
   // Discardable groups reach one level deeper than imports: past that, their owner
@@ -43,7 +43,8 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector
   auto Tiny = [&](uint32_t R) {
     return L.Unit[R] >= 0 ? L.UnitCost[L.Unit[R]] <= Lim.TinyCost
                           : L.Cost[R] <= Lim.TinyCost || alwaysInlined(*L.Defs[R]) ||
-                                (isa<Function>(L.Defs[R]) && L.Size[R] <= Lim.TinySize);
+                                (Lim.TinySize && isa<Function>(L.Defs[R]) &&
+                                 L.Size[R] <= Lim.TinySize);
   };
   // An inline function (inlinehint: C++'s `inline`, a member defined in its class) small
   // enough to import: the serial inliner takes it as surely as a wrapper.
