@@ -11,6 +11,7 @@
 #include "cost/ShardCost.h"
 #include "ir/Plan.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -60,16 +61,23 @@ uint64_t computeCost(const Function &F) {
   return 1 + Insts + 2 * Blocks;
 }
 
-/// Whether V is a local variable that SROA turns into registers: an alloca whose address
-/// is only loaded from, stored to and given lifetime markers.
-static bool isPromotable(const Value *V) {
-  const auto *AI = dyn_cast<AllocaInst>(V);
-  return AI && isAllocaPromotable(AI);
+/// The local variables of F that SROA turns into registers: allocas whose address is only
+/// loaded from, stored to and given lifetime markers.
+static SmallPtrSet<const Value *, 32> promotableAllocas(const Function &F) {
+  SmallPtrSet<const Value *, 32> Promotable;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (const auto *AI = dyn_cast<AllocaInst>(&I); AI && isAllocaPromotable(AI))
+        Promotable.insert(AI);
+  return Promotable;
 }
 
 /// Weight of one instruction in what the inliner sees after the first simplification: local
-/// variables, casts, constant offsets and markers are gone, and a call costs its setup.
-static uint64_t inlineWeight(const Instruction &I) {
+/// variables (Promotable), casts, constant offsets and markers are gone, and a call costs
+/// its setup.
+static uint64_t inlineWeight(const Instruction &I,
+                             const SmallPtrSetImpl<const Value *> &Promotable) {
+  auto isPromotable = [&](const Value *V) { return Promotable.contains(V); };
   if (const auto *II = dyn_cast<IntrinsicInst>(&I))
     return II->isAssumeLikeIntrinsic() || isa<DbgInfoIntrinsic>(II) ||
                    II->getIntrinsicID() == Intrinsic::expect
@@ -102,10 +110,11 @@ static uint64_t inlineWeight(const Instruction &I) {
 }
 
 uint64_t inlineSize(const Function &F) {
+  SmallPtrSet<const Value *, 32> Promotable = promotableAllocas(F);
   uint64_t Size = 0;
   for (const BasicBlock &BB : F)
     for (const Instruction &I : BB)
-      Size += inlineWeight(I);
+      Size += inlineWeight(I, Promotable);
   return Size;
 }
 
