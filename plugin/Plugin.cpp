@@ -179,8 +179,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       return badParam("shard-split", Param,
                       "expected dir=PATH, memory, import-cost=N, local-import-cost=N, import-size=N, "
                       "dup-cost=N, import-depth=N, tiny-cost=N, tiny-size=N, decl-size=N, "
-                      "hot-import-cost=N, "
-                      "const-bytes=N, parts=N, part=N, notify=FD, "
+                      "hot-import-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
                       "presimplify=L, presimplify-depth=N, threads=N, quick-exit, verify, "
                       "copy-bodies, sink-locals, single-caller, no-odr-copies, no-import-reached, "
                       "no-dup-one-caller, no-share-locals, no-serial-scc or no-import-callees");

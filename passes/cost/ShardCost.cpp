@@ -77,7 +77,6 @@ static SmallPtrSet<const Value *, 32> promotableAllocas(const Function &F) {
 /// its setup.
 static uint64_t inlineWeight(const Instruction &I,
                              const SmallPtrSetImpl<const Value *> &Promotable) {
-  auto isPromotable = [&](const Value *V) { return Promotable.contains(V); };
   if (const auto *II = dyn_cast<IntrinsicInst>(&I))
     return II->isAssumeLikeIntrinsic() || isa<DbgInfoIntrinsic>(II) ||
                    II->getIntrinsicID() == Intrinsic::expect
@@ -92,20 +91,19 @@ static uint64_t inlineWeight(const Instruction &I,
   if (isa<AllocaInst>(I) || isa<PHINode>(I))
     return 0;
   if (const auto *LI = dyn_cast<LoadInst>(&I))
-    return isPromotable(LI->getPointerOperand()) ? 0 : 1;
+    return !Promotable.contains(LI->getPointerOperand());
   if (const auto *SI = dyn_cast<StoreInst>(&I))
-    return isPromotable(SI->getPointerOperand()) ? 0 : 1;
+    return !Promotable.contains(SI->getPointerOperand());
   if (const auto *GEP = dyn_cast<GetElementPtrInst>(&I))
     return GEP->hasAllConstantIndices() ? 0 : 1;
   if (const auto *Br = dyn_cast<BranchInst>(&I))
     return Br->isConditional();
   // A switch on a local variable is the front end's dispatch after a scope's cleanups, which
   // SROA and SimplifyCFG turn into plain branches.
-  if (const auto *SI = dyn_cast<SwitchInst>(&I))
-    return isa<LoadInst>(SI->getCondition()) &&
-                   isPromotable(cast<LoadInst>(SI->getCondition())->getPointerOperand())
-               ? 1
-               : 1 + SI->getNumCases() / 2;
+  if (const auto *SI = dyn_cast<SwitchInst>(&I)) {
+    const auto *Slot = dyn_cast<LoadInst>(SI->getCondition());
+    return Slot && Promotable.contains(Slot->getPointerOperand()) ? 1 : 1 + SI->getNumCases() / 2;
+  }
   return 1;
 }
 

@@ -31,14 +31,14 @@ from tools import RUN_TIMEOUT, Env, Failure, bindir_of, run
 # One module and its cases
 
 
-def split_params(r, tiny, isize):
+def split_params(r, tiny, sizes):
     """Random split limits (all at 0 sometimes: the naive split)."""
     if r.random() < 0.1:
         p = {"import-cost": 0, "local-import-cost": 0, "dup-cost": 0, "import-depth": 0,
              "const-bytes": 0}
         if tiny:
             p["tiny-cost"] = 0
-        if isize:
+        if sizes:
             p["import-size"] = p["tiny-size"] = p["decl-size"] = 0
         return p
     p = {}
@@ -54,11 +54,11 @@ def split_params(r, tiny, isize):
         p["tiny-cost"] = r.choice([0, 5, 30, 100, 100000])
     if r.random() < 0.4:
         p["local-import-cost"] = r.choice([0, 5, 30, 125, 400, 100000])
-    if r.random() < 0.3 and isize:
+    if r.random() < 0.3 and sizes:
         p["import-size"] = r.choice([0, 10, 55, 200, 100000])
-    if r.random() < 0.2 and isize:
+    if r.random() < 0.2 and sizes:
         p["tiny-size"] = r.choice([0, 10, 25, 100000])
-    if r.random() < 0.2 and isize:
+    if r.random() < 0.2 and sizes:
         p["decl-size"] = r.choice([0, 10, 30, 100000])
     return p
 
@@ -289,7 +289,7 @@ def module_job(job):
                           max(1, nfuncs + r.randint(1, 8))])
             if kind == "sqlite":
                 n = r.randint(1, 64)
-            case = {"i": i, "n": n, "params": split_params(r, env.tiny, env.isize), "mv": mv,
+            case = {"i": i, "n": n, "params": split_params(r, env.tiny, env.sizes), "mv": mv,
                     "slack": r.choice([None] * 4 + [0, 10, 500, 1000]),
                     "place": r.choice([None, None, "stable", "graph"]),
                     "parts": r.choice([1] * 8 + [2, 3, 4, 5]),

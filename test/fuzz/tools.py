@@ -30,7 +30,7 @@ class Env:
         with open(self.plugin, "rb") as f:  # split limits this plugin knows
             data = f.read()
         self.tiny = b"tiny-cost" in data
-        self.isize = b"decl-size" in data  # and import-size, tiny-size
+        self.sizes = b"decl-size" in data  # the inline-size limits
 
     def tool(self, name):
         return os.path.join(self.bindir, name)
