@@ -167,6 +167,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       return (Lim.ImportCallees = Key == "import-callees"), true;
     if ((Key == "serial-scc" || Key == "no-serial-scc") && Value.empty())
       return (Lim.SerialScc = Key == "serial-scc"), true;
+    if ((Key == "serial-view" || Key == "no-serial-view") && Value.empty())
+      return (Lim.SerialView = Key == "serial-view"), true;
     if ((Key == "share-locals" || Key == "no-share-locals") && Value.empty())
       return (Lim.ShareLocals = Key == "share-locals"), true;
     if ((Key == "dup-one-caller" || Key == "no-dup-one-caller") && Value.empty())
@@ -182,7 +184,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
                       "hot-import-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
                       "presimplify=L, presimplify-depth=N, threads=N, quick-exit, verify, "
                       "copy-bodies, sink-locals, single-caller, no-odr-copies, no-import-reached, "
-                      "no-dup-one-caller, no-share-locals, no-serial-scc or no-import-callees");
+                      "no-dup-one-caller, no-share-locals, no-serial-scc, serial-view or "
+                      "no-import-callees");
     if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16) ||
         (Key == "presimplify-depth" && Opts.PresimplifyDepth > 16))
       return badParam("shard-split", Param,

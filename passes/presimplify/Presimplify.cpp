@@ -10,7 +10,9 @@
 // pipeline skip a marked function (registerShardSkips); the optimisation
 // pipeline (vectorisers, late cleanup) and the code generator treat it like any
 // other. The same hook leaves unsimplified, while the inliner walks the call
-// graph, the imports the split marked "shard-serial-scc" (split/Scc.cpp).
+// graph, the imports the split marked "shard-serial-scc" (split/Scc.cpp), and
+// gives the calls it marked "shard.serial.view" such a copy of their callee for
+// the walk (makeSerialViews, foldSerialViews).
 //
 //===----------------------------------------------------------------------===//
 #include "presimplify/Presimplify.h"
@@ -20,10 +22,16 @@
 #include "llvm/Analysis/LazyCallGraph.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassInstrumentation.h"
+#include "llvm/IR/ValueHandle.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <memory>
 
@@ -53,6 +61,79 @@ bool markedIR(Any IR, StringRef Attr) {
   return false;
 }
 
+/// What makeSerialViews did: the copies (WeakVH: the walk may delete one), each with the
+/// callee it stands for, and what it added to llvm.compiler.used.
+struct SerialViews {
+  SmallVector<std::pair<WeakVH, WeakVH>, 0> Copies;
+  SmallVector<WeakVH, 0> Held;
+};
+
+/// Points each call marked SerialViewMD at a copy of its callee as it is now, before the
+/// inliner's walk, marked SerialSccAttr so that the walk leaves it so. Meanwhile
+/// llvm.compiler.used holds a copy that stands for a callee with other uses, or for one
+/// that is not local (it never takes the inliner's bonus for a local's last call), and a
+/// callee the walk could delete (the copy's calls come back to it).
+SerialViews makeSerialViews(Module &M) {
+  MapVector<Function *, SmallVector<CallBase *, 4>> Calls;
+  for (Function &G : M)
+    for (Instruction &I : instructions(G))
+      if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->hasMetadata(SerialViewMD)) {
+        CB->setMetadata(SerialViewMD, nullptr);
+        Function *F = CB->getCalledFunction();
+        if (F && !F->isDeclaration() && CB->getFunctionType() == F->getFunctionType())
+          Calls[F].push_back(CB);
+      }
+  SerialViews Made;
+  if (Calls.empty())
+    return Made;
+  SmallVector<GlobalValue *, 16> Used;
+  collectUsedGlobalVariables(M, Used, /*CompilerUsed=*/false);
+  collectUsedGlobalVariables(M, Used, /*CompilerUsed=*/true);
+  SmallPtrSet<GlobalValue *, 16> Listed(Used.begin(), Used.end());
+  SmallVector<GlobalValue *, 0> Held;
+  for (auto &[F, CBs] : Calls) {
+    bool Others = F->getNumUses() > CBs.size();
+    if (F->hasLocalLinkage() && !Others && CBs.size() == 1)
+      continue; // a local's one call: the bonus the serial inliner gives it
+    ValueToValueMapTy VMap;
+    Function *V = CloneFunction(F, VMap);
+    V->setName(F->getName() + ".shard.view");
+    V->setLinkage(GlobalValue::InternalLinkage);
+    V->setComdat(nullptr);
+    V->addFnAttr(SerialSccAttr);
+    for (CallBase *CB : CBs)
+      CB->setCalledOperand(V);
+    if (Others || !F->hasLocalLinkage())
+      Held.push_back(V);
+    if (F->isDiscardableIfUnused() && !Listed.count(F))
+      Held.push_back(F);
+    Made.Copies.emplace_back(V, F);
+  }
+  appendToCompilerUsed(M, Held);
+  Made.Held.assign(Held.begin(), Held.end());
+  return Made;
+}
+
+/// After the inliner's walk: points the calls it left to a copy back at the callee, whose
+/// body is the simplified one, and lets the copies go (GlobalOpt deletes them).
+void foldSerialViews(Module &M, SerialViews &Made) {
+  SmallPtrSet<Constant *, 8> Held;
+  for (WeakVH &GV : Made.Held)
+    if (GV)
+      Held.insert(cast<Constant>(GV));
+  removeFromUsedLists(M, [&](Constant *C) { return Held.count(C) != 0; });
+  for (auto &[V, F] : Made.Copies)
+    if (V && F)
+      V->replaceAllUsesWith(F);
+  Made = SerialViews();
+}
+
+/// The module an instrumentation callback is about to run a module pass on.
+Module *moduleOf(Any IR) {
+  const auto *M = any_cast<const Module *>(&IR);
+  return M ? const_cast<Module *>(*M) : nullptr;
+}
+
 } // namespace
 
 void registerShardSkips(PassBuilder &PB) {
@@ -63,16 +144,26 @@ void registerShardSkips(PassBuilder &PB) {
   // available_externally bodies (every -O1..-O3 pipeline that emits code); the
   // inliner's walk of the call graph SCCs is the module inliner wrapper.
   auto Optimising = std::make_shared<bool>(false);
+  // The serial views are made when the walk starts, before it builds its call graph, and
+  // folded when it ends, before DeadArgElim and GlobalOpt look at who calls what.
   auto Inlining = std::make_shared<bool>(false);
-  PIC->registerBeforeNonSkippedPassCallback([Optimising, Inlining](StringRef ID, Any) {
-    if (ID == "EliminateAvailableExternallyPass")
+  auto Views = std::make_shared<SerialViews>();
+  PIC->registerBeforeNonSkippedPassCallback([Optimising, Inlining, Views](StringRef ID, Any IR) {
+    if (ID == "EliminateAvailableExternallyPass") {
       *Optimising = true;
-    else if (ID == "ModuleInlinerWrapperPass")
+    } else if (ID == "ModuleInlinerWrapperPass") {
       *Inlining = true;
+      if (Module *M = moduleOf(IR))
+        *Views = makeSerialViews(*M);
+    }
   });
-  PIC->registerAfterPassCallback([Inlining](StringRef ID, Any, const PreservedAnalyses &) {
-    if (ID == "ModuleInlinerWrapperPass")
-      *Inlining = false;
+  PIC->registerAfterPassCallback([Inlining, Views](StringRef ID, Any IR,
+                                                   const PreservedAnalyses &) {
+    if (ID != "ModuleInlinerWrapperPass")
+      return;
+    *Inlining = false;
+    if (Module *M = moduleOf(IR); M && !Views->Copies.empty())
+      foldSerialViews(*M, *Views);
   });
   PIC->registerShouldRunOptionalPassCallback([Optimising, Inlining](StringRef, Any IR) {
     return *Optimising || !(markedIR(IR, PresimplifiedAttr) ||

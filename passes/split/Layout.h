@@ -61,9 +61,11 @@ struct Layout {
                                  // copyableLocal)
   std::vector<uint8_t> PerShard; // held by every shard that names it, with its own linkage:
                                  // never promoted or imported (perShardDefinition)
-  std::vector<uint32_t> CallScc; // with serial-scc: each function's SCC of the module's
-                                 // call graph (markCallSccs), else empty
+  std::vector<uint32_t> CallScc; // with serial-scc or serial-view: each function's SCC of
+                                 // the module's call graph (markCallSccs), else empty
   std::vector<uint32_t> SccPos;  // and its place in that SCC
+  bool SccImports = false;       // serial-scc: markSerialSccImports marks imports
+  bool SccCalls = false;         // serial-view: markSerialSccCalls marks calls
 };
 
 /// How a shard holds a definition.
@@ -101,6 +103,10 @@ void markCallSccs(llvm::Module &M, Layout &L);
 /// L.SccPos; none when empty), but those presimplified: the shard's inliner then sees it as
 /// the serial one does. Returns how many.
 unsigned markSerialSccImports(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C);
+/// Marks SerialViewMD on each call, in shard C, from a function it holds to another it
+/// holds in the same SCC, placed later there, but those presimplified: the shard compile
+/// gives the call the callee's body as it was before the inliner's walk. Returns how many.
+unsigned markSerialSccCalls(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C);
 
 /// Marks in Placed (one Place per definition) how shard S holds each definition.
 void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector<uint8_t> &Placed);

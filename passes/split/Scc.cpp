@@ -19,6 +19,14 @@
 // call graph (registerShardSkips), so such a caller sees the body the serial
 // inliner saw. The shard's other callers of it see that body too.
 //
+// With serial-view (off by default), where the shard holds the callee as well
+// (its own, or a private copy), its body is the one the shard emits and must be
+// simplified: markSerialSccCalls marks the call instead (SerialViewMD), where
+// the shard's own call graph does not keep the two in one SCC, and the shard
+// compile points the marked calls at a copy of the callee made just before the
+// inliner's walk, left unsimplified as an import would be, and back at the
+// callee after it (presimplify/Presimplify.cpp).
+//
 //===----------------------------------------------------------------------===//
 #include "ir/Metadata.h"
 #include "split/Clone.h"
@@ -27,6 +35,8 @@
 #include "llvm/Analysis/LazyCallGraph.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 
@@ -60,7 +70,7 @@ void markCallSccs(Module &M, Layout &L) {
 }
 
 unsigned markSerialSccImports(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C) {
-  if (L.CallScc.empty())
+  if (!L.SccImports)
     return 0;
   unsigned Marked = 0;
   for (uint32_t G = 0; G < L.Defs.size(); ++G) {
@@ -79,6 +89,87 @@ unsigned markSerialSccImports(const Layout &L, const std::vector<uint8_t> &Here,
       Fn->addFnAttr(SerialSccAttr);
       ++Marked;
     }
+  }
+  return Marked;
+}
+
+/// The SCC of each function with a body in a shard (Here), by the calls among them: the
+/// call graph the shard's inliner walks. ~0u for the others.
+static std::vector<uint32_t> shardSccs(const Layout &L, const std::vector<uint8_t> &Here) {
+  const uint32_t None = ~0u;
+  std::vector<uint32_t> Index(L.Defs.size(), None), Low(L.Defs.size()), Scc(L.Defs.size(), None);
+  std::vector<uint32_t> Stack;
+  std::vector<std::pair<uint32_t, uint32_t>> Walk; // Tarjan's: a function, its next call
+  uint32_t Next = 0, Sccs = 0;
+  auto Visit = [&](uint32_t V) {
+    Index[V] = Low[V] = Next++;
+    Stack.push_back(V);
+    Walk.push_back({V, 0});
+  };
+  for (uint32_t R = 0; R < L.Defs.size(); ++R) {
+    if (Here[R] == NotHere || Index[R] != None)
+      continue;
+    Visit(R);
+    while (!Walk.empty()) {
+      auto [V, E] = Walk.back();
+      if (E < L.Calls[V].size()) {
+        ++Walk.back().second;
+        uint32_t W = L.Calls[V][E];
+        if (Here[W] == NotHere)
+          continue;
+        if (Index[W] == None)
+          Visit(W);
+        else if (Scc[W] == None)
+          Low[V] = std::min(Low[V], Index[W]);
+        continue;
+      }
+      Walk.pop_back();
+      if (!Walk.empty())
+        Low[Walk.back().first] = std::min(Low[Walk.back().first], Low[V]);
+      if (Low[V] != Index[V])
+        continue;
+      uint32_t W;
+      do {
+        W = Stack.back();
+        Stack.pop_back();
+        Scc[W] = Sccs;
+      } while (W != V);
+      ++Sccs;
+    }
+  }
+  return Scc;
+}
+
+unsigned markSerialSccCalls(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C) {
+  if (!L.SccCalls)
+    return 0;
+  auto Holds = [&](uint32_t I) { return Here[I] == Own || Here[I] == Copy || Here[I] == Dup; };
+  std::vector<uint32_t> Shard; // the shard's own SCCs, made for the first candidate
+  unsigned Marked = 0;
+  SmallPtrSet<const Function *, 8> Later;
+  for (uint32_t G = 0; G < L.Defs.size(); ++G) {
+    if (!Holds(G) || L.CallScc[G] == ~0u)
+      continue;
+    Later.clear();
+    for (uint32_t F : L.Calls[G]) {
+      if (F == G || !Holds(F) || L.CallScc[F] != L.CallScc[G] || L.SccPos[F] < L.SccPos[G])
+        continue;
+      // Where the shard keeps them in one SCC, its inliner takes the calls as serially.
+      if (Shard.empty())
+        Shard = shardSccs(L, Here);
+      if (Shard[F] == Shard[G])
+        continue;
+      if (auto *Fn = cast<Function>(C.VMap[L.Defs[F]]); !Fn->hasFnAttribute(PresimplifiedAttr))
+        Later.insert(Fn);
+    }
+    if (Later.empty())
+      continue;
+    MDNode *Mark = MDNode::get(C.Mod->getContext(), {});
+    for (Instruction &I : instructions(cast<Function>(C.VMap[L.Defs[G]])))
+      if (auto *CB = dyn_cast<CallBase>(&I); CB && Later.count(CB->getCalledFunction())) {
+        CB->setMetadata(SerialViewMD, Mark);
+        ++Marked;
+      }
   }
   return Marked;
 }

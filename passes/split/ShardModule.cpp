@@ -219,9 +219,11 @@ void buildShard(ClonedModule &C, const Module &M, const Plan &P, const Layout &L
       GV->setName(GV->getName() + ".shard" + Twine(S));
     }
   unsigned Deferred = markSerialSccImports(L, Here, C);
-  (void)Deferred;
+  unsigned Viewed = markSerialSccCalls(L, Here, C);
+  (void)Deferred, (void)Viewed;
   LLVM_DEBUG(dbgs() << "shard-split: shard " << S << ": " << Deferred
-                    << " imports left unsimplified for callers in their SCC\n");
+                    << " imports left unsimplified for callers in their SCC, " << Viewed
+                    << " calls to the callee as it was\n");
   priceDeclarations(L, Here, C);
   bool IsAsmShard = S == P.AsmShard;
   if (IsAsmShard)

@@ -113,7 +113,9 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   // Names pinned by llvm.used or module asm, once the privates have their new names.
   StringSet<> Pinned = pinnedNames(M);
   Layout L = buildLayout(M, *P, Opts.Limits, Opts.CopyBodies, Pinned);
-  if (Opts.Limits.SerialScc)
+  L.SccImports = Opts.Limits.SerialScc;
+  L.SccCalls = Opts.Limits.SerialView;
+  if (L.SccImports || L.SccCalls)
     markCallSccs(M, L); // the serial call graph, before presimplify changes any body
   std::vector<std::vector<uint8_t>> Placed(P->NumShards);
   for (unsigned S = 0; S < P->NumShards; ++S)
@@ -209,6 +211,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";no-import-reached";
   if (!Lim.SerialScc)
     OS << ";no-serial-scc";
+  if (Lim.SerialView)
+    OS << ";serial-view";
   if (!Lim.ImportCallees)
     OS << ";no-import-callees";
   if (!Lim.ShareLocals)

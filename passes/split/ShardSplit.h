@@ -49,6 +49,9 @@ struct SplitLimits {
   bool SerialScc = true;          // an import called from within its serial call graph SCC:
                                   // left unsimplified for the shard's inliner (Scc.cpp;
                                   // no-serial-scc)
+  bool SerialView = false;        // the same for a call between two functions the shard
+                                  // holds: the call sees a copy of the callee as it was
+                                  // (Scc.cpp; off: docs/measurements.md)
   bool ImportReached = true;      // a local other shards reach only through their imports: a
                                   // private copy in each, promoted nowhere
                                   // (sinkImportReachedLocals; no-import-reached)
