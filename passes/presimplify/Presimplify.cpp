@@ -74,11 +74,13 @@ struct SerialViews {
 /// that is not local (it never takes the inliner's bonus for a local's last call), and a
 /// callee the walk could delete (the copy's calls come back to it).
 SerialViews makeSerialViews(Module &M) {
+  // Every shard compile passes here: the kind once, then a flag test per instruction.
+  unsigned Kind = M.getContext().getMDKindID(SerialViewMD);
   MapVector<Function *, SmallVector<CallBase *, 4>> Calls;
   for (Function &G : M)
     for (Instruction &I : instructions(G))
-      if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->hasMetadata(SerialViewMD)) {
-        CB->setMetadata(SerialViewMD, nullptr);
+      if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->getMetadata(Kind)) {
+        CB->setMetadata(Kind, nullptr);
         Function *F = CB->getCalledFunction();
         if (F && !F->isDeclaration() && CB->getFunctionType() == F->getFunctionType())
           Calls[F].push_back(CB);
