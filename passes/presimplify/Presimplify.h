@@ -45,7 +45,8 @@ void presimplifyShared(llvm::Module &M, split::Layout &L, const SplitLimits &Lim
 void simplifyClosure(llvm::Module &M, unsigned Level);
 /// Has the optional passes of the simplification pipeline skip, in the shard compiles, the
 /// functions marked PresimplifiedAttr, and those marked SerialSccAttr while the inliner
-/// walks the call graph (split/Scc.cpp).
+/// walks the call graph (split/Scc.cpp); for that walk, points the calls marked SerialViewMD
+/// at a copy of their callee.
 void registerShardSkips(llvm::PassBuilder &PB);
 
 } // namespace shard
