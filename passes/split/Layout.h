@@ -100,11 +100,12 @@ void markHotCalls(llvm::Module &M, Layout &L, const SplitLimits &Lim);
 void markCallSccs(llvm::Module &M, Layout &L);
 /// Marks SerialSccAttr on each function that shard C imports (Here: its places) and that a
 /// function it holds calls from within their SCC, placed before it there (L.CallScc,
-/// L.SccPos; none when empty), but those presimplified: the shard's inliner then sees it as
-/// the serial one does. Returns how many.
+/// L.SccPos; none unless L.SccImports), but those presimplified: the shard's inliner then
+/// sees it as the serial one does. Returns how many.
 unsigned markSerialSccImports(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C);
 /// Marks SerialViewMD on each call, in shard C, from a function it holds to another it
-/// holds in the same SCC, placed later there, but those presimplified: the shard compile
+/// holds in the same SCC, placed later there, where the shard's own calls do not keep the
+/// two in one SCC, but those presimplified (none unless L.SccCalls): the shard compile
 /// gives the call the callee's body as it was before the inliner's walk. Returns how many.
 unsigned markSerialSccCalls(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C);
 
