@@ -163,6 +163,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       return (Lim.OdrCopies = Key == "odr-copies"), true;
     if ((Key == "import-reached" || Key == "no-import-reached") && Value.empty())
       return (Lim.ImportReached = Key == "import-reached"), true;
+    if ((Key == "read-only-locals" || Key == "no-read-only-locals") && Value.empty())
+      return (Lim.ReadOnlyLocals = Key == "read-only-locals"), true;
     if ((Key == "import-callees" || Key == "no-import-callees") && Value.empty())
       return (Lim.ImportCallees = Key == "import-callees"), true;
     if ((Key == "serial-scc" || Key == "no-serial-scc") && Value.empty())

@@ -5,8 +5,10 @@
 // driver can make it local again after linking. A linkonce_odr group that other
 // shards import becomes a linkonce_odr copy in each of them (copyOdrGroups); a
 // linkonce definition another shard still needs is made weak in its owner, whose
-// optimiser would otherwise drop it. Private globals are first named after their referrers, so that the names
-// (and the shards' bytes) do not depend on a module-wide counter.
+// optimiser would otherwise drop it. Private globals are first named after their
+// referrers, so that the names (and the shards' bytes) do not depend on a
+// module-wide counter. Locals the module only reads are first made constant, as
+// GlobalOpt makes them in a serial build, so that no shard keeps loads of them.
 //
 //===----------------------------------------------------------------------===//
 #include "split/Promote.h"
@@ -16,9 +18,11 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalValue.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/xxhash.h"
+#include "llvm/Transforms/Utils/GlobalStatus.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #define DEBUG_TYPE "shard-split"
@@ -47,6 +51,24 @@ StringRef withoutCounter(StringRef Name) {
 }
 
 } // namespace
+
+unsigned markReadOnlyLocals(Module &M, const StringSet<> &Pinned) {
+  unsigned Marked = 0;
+  for (GlobalVariable &V : M.globals()) {
+    if (!V.hasLocalLinkage() || V.isConstant() || !V.hasInitializer() || V.isThreadLocal() ||
+        V.isExternallyInitialized() || V.getName().starts_with("llvm.") ||
+        (V.hasName() && Pinned.contains(V.getName())))
+      continue;
+    GlobalStatus GS;
+    if (GlobalStatus::analyzeGlobal(&V, GS) || GS.StoredType != GlobalStatus::NotStored ||
+        GS.Ordering != AtomicOrdering::NotAtomic)
+      continue; // the address escapes, a store writes it, or an atomic load reads it
+    LLVM_DEBUG(dbgs() << "shard-split: read-only local " << V.getName() << " made constant\n");
+    V.setConstant(true);
+    ++Marked;
+  }
+  return Marked;
+}
 
 StringSet<> pinnedNames(const Module &M) {
   StringSet<> Pinned;

@@ -33,6 +33,13 @@ struct Promotion {
 /// Names that must survive promotion: locals named by module asm or kept by llvm.used.
 llvm::StringSet<> pinnedNames(const llvm::Module &M);
 
+/// Marks each local variable that the module never stores to, and whose address does
+/// not escape, constant, as the serial build's GlobalOpt does before it inlines anything:
+/// a shard then imports its initializer, and its loads fold, where a promoted variable
+/// would keep them. (Not unnamed_addr: a copy in each shard would keep its own table.)
+/// Not the Pinned ones, which module asm may write. Returns how many it marked.
+unsigned markReadOnlyLocals(llvm::Module &M, const llvm::StringSet<> &Pinned);
+
 /// Names each private global after the global that refers to it, so that an edit to
 /// one function renames nothing that other functions refer to.
 void namePrivatesByReferrer(llvm::Module &M, const llvm::StringSet<> &Pinned);

@@ -109,9 +109,12 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     fatal("shard-split", "memory: no in-process split on this thread (shard_plugin_split_v2)");
   if (!Opts.Memory && !sys::fs::is_directory(Dir))
     fatal("shard-split", "output directory '" + Dir + "' does not exist");
-  namePrivatesByReferrer(M, pinnedNames(M));
-  // Names pinned by llvm.used or module asm, once the privates have their new names.
   StringSet<> Pinned = pinnedNames(M);
+  if (Opts.Limits.ReadOnlyLocals)
+    markReadOnlyLocals(M, Pinned);
+  namePrivatesByReferrer(M, Pinned);
+  // Names pinned by llvm.used or module asm, once the privates have their new names.
+  Pinned = pinnedNames(M);
   Layout L = buildLayout(M, *P, Opts.Limits, Opts.CopyBodies, Pinned);
   L.SccImports = Opts.Limits.SerialScc;
   L.SccCalls = Opts.Limits.SerialView;
@@ -209,6 +212,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";no-odr-copies";
   if (!Lim.ImportReached)
     OS << ";no-import-reached";
+  if (!Lim.ReadOnlyLocals)
+    OS << ";no-read-only-locals";
   if (!Lim.SerialScc)
     OS << ";no-serial-scc";
   if (Lim.SerialView)

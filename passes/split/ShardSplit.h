@@ -52,6 +52,9 @@ struct SplitLimits {
   bool SerialView = false;        // the same for a call between two functions the shard
                                   // holds: the call sees a copy of the callee as it was
                                   // (Scc.cpp; off: docs/measurements.md)
+  bool ReadOnlyLocals = true;     // a local variable the module never stores to: constant,
+                                  // copied or imported as constants are (markReadOnlyLocals;
+                                  // no-read-only-locals)
   bool ImportReached = true;      // a local other shards reach only through their imports: a
                                   // private copy in each, promoted nowhere
                                   // (sinkImportReachedLocals; no-import-reached)

@@ -76,6 +76,7 @@ define i8 @f() #0 !dbg !10 !shard.cost !{i64 100} {
   %w = load i8, ptr @gv2, align 4, !dbg !13
   call void @g(), !dbg !13
   %s = add i8 %v, %w, !dbg !13
+  store i8 %s, ptr @gv2, align 4, !dbg !13
   ret i8 %s, !dbg !13
 }
 
