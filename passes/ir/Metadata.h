@@ -22,12 +22,13 @@ inline constexpr const char *MVFamilyMD = "shard.mv.family"; // !{!"f"}: member 
 inline constexpr const char *MVCloneMD = "shard.mv.clone";   // !{!"x86-64-v3"} or !{!"default"}
 // Function attribute set by shard-split<presimplify=L>: simplified once by the split.
 inline constexpr const char *PresimplifiedAttr = "shard-presimplified";
-// Function attribute set by shard-split<serial-scc> on an import that a function of its shard
-// calls from within its call graph SCC: left unsimplified while the inliner walks the shard.
+// Function attribute of a serial view (below), made by the shard compile: left unsimplified,
+// and nothing inlined into it, while the inliner walks the shard.
 inline constexpr const char *SerialSccAttr = "shard-serial-scc";
-// Call metadata set by shard-split<serial-view> on a call that the serial inliner weighs with
-// the callee's body unsimplified (both in one call graph SCC, the caller first): the shard
-// compile gives such calls a copy of that body while its inliner walks the call graph.
+// Call metadata set by shard-split<serial-scc> (to an import) and <serial-view> (to a function
+// the shard holds) on a call that the serial inliner weighs with the callee's body as it was
+// (both in one call graph SCC, the caller first): the shard compile gives such calls a copy of
+// that body, a serial view, while its inliner walks the call graph.
 inline constexpr const char *SerialViewMD = "shard.serial.view"; // !{}
 // LLVM's function attribute that replaces the inline cost of a call to the function (InlineCost):
 // shard-split<decl-size=N> sets it on the declarations of small functions other shards define.

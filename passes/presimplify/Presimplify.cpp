@@ -9,16 +9,17 @@
 // the plugin (clang -fpass-plugin), the optional passes of the simplification
 // pipeline skip a marked function (registerShardSkips); the optimisation
 // pipeline (vectorisers, late cleanup) and the code generator treat it like any
-// other. The same hook leaves unsimplified, while the inliner walks the call
-// graph, the imports the split marked "shard-serial-scc" (split/Scc.cpp), and
-// gives the calls it marked "shard.serial.view" such a copy of their callee for
-// the walk (makeSerialViews, foldSerialViews).
+// other. The same hook gives the calls the split marked "shard.serial.view"
+// (split/Scc.cpp) a copy of their callee for the inliner's walk of the call graph
+// (makeSerialViews, foldSerialViews), which leaves the copy unsimplified; its
+// inline advisor (SerialSccAdvisor) inlines nothing into the copy.
 //
 //===----------------------------------------------------------------------===//
 #include "presimplify/Presimplify.h"
 #include "ir/Metadata.h"
 #include "ir/Support.h"
 
+#include "llvm/Analysis/InlineAdvisor.h"
 #include "llvm/Analysis/LazyCallGraph.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Config/llvm-config.h"
@@ -130,6 +131,34 @@ void foldSerialViews(Module &M, SerialViews &Made) {
   Made = SerialViews();
 }
 
+#if LLVM_VERSION_MAJOR >= 20
+/// The default inliner's advice, except that the walk inlines nothing into a function
+/// marked SerialSccAttr: the serial inliner weighs such a callee before its own calls,
+/// which come later in their SCC, are inlined into it, and a shard walks a smaller SCC
+/// that holds the callee with its callees but not its callers (duk_remove's).
+class SerialSccAdvisor : public InlineAdvisor {
+public:
+  SerialSccAdvisor(Module &M, FunctionAnalysisManager &FAM, InlineParams Params,
+                   InlineContext IC)
+      : InlineAdvisor(M, FAM, IC), Default(M, FAM, Params, IC) {}
+  void onPassEntry(LazyCallGraph::SCC *SCC) override { Default.onPassEntry(SCC); }
+  void onPassExit(LazyCallGraph::SCC *SCC) override { Default.onPassExit(SCC); }
+
+private:
+  std::unique_ptr<InlineAdvice> getAdviceImpl(CallBase &CB) override {
+    if (CB.getCaller()->hasFnAttribute(SerialSccAttr))
+      return std::make_unique<InlineAdvice>(this, CB, getCallerORE(CB), false);
+    return Default.getAdvice(CB);
+  }
+  DefaultInlineAdvisor Default;
+};
+
+InlineAdvisor *makeSerialSccAdvisor(Module &M, FunctionAnalysisManager &FAM,
+                                    InlineParams Params, InlineContext IC) {
+  return new SerialSccAdvisor(M, FAM, Params, IC);
+}
+#endif
+
 /// The module an instrumentation callback is about to run a module pass on.
 Module *moduleOf(Any IR) {
   const auto *M = any_cast<const Module *>(&IR);
@@ -139,6 +168,11 @@ Module *moduleOf(Any IR) {
 } // namespace
 
 void registerShardSkips(PassBuilder &PB) {
+#if LLVM_VERSION_MAJOR >= 20 // LLVM 19's plugin advisor is process-wide state
+  PB.registerAnalysisRegistrationCallback([](ModuleAnalysisManager &MAM) {
+    MAM.registerPass([] { return PluginInlineAdvisorAnalysis(makeSerialSccAdvisor); });
+  });
+#endif
   PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks();
   if (!PIC)
     return;

@@ -44,9 +44,10 @@ void presimplifyShared(llvm::Module &M, split::Layout &L, const SplitLimits &Lim
 /// Runs the module simplification pipeline of -O<Level> over M (the split's closure).
 void simplifyClosure(llvm::Module &M, unsigned Level);
 /// Has the optional passes of the simplification pipeline skip, in the shard compiles, the
-/// functions marked PresimplifiedAttr, and those marked SerialSccAttr while the inliner
-/// walks the call graph (split/Scc.cpp); for that walk, points the calls marked SerialViewMD
-/// at a copy of their callee.
+/// functions marked PresimplifiedAttr; for the inliner's walk of the call graph, points the
+/// calls marked SerialViewMD (split/Scc.cpp) at a copy of their callee marked SerialSccAttr,
+/// which the walk's optional passes skip and its inliner inlines nothing into (LLVM 20 and
+/// up: LLVM 19's plugin inline advisors are process-wide state).
 void registerShardSkips(llvm::PassBuilder &PB);
 
 } // namespace shard

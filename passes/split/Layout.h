@@ -64,8 +64,8 @@ struct Layout {
   std::vector<uint32_t> CallScc; // with serial-scc or serial-view: each function's SCC of
                                  // the module's call graph (markCallSccs), else empty
   std::vector<uint32_t> SccPos;  // and its place in that SCC
-  bool SccImports = false;       // serial-scc: markSerialSccImports marks imports
-  bool SccCalls = false;         // serial-view: markSerialSccCalls marks calls
+  bool SccImports = false;       // serial-scc: markSerialSccCalls marks calls to imports
+  bool SccCalls = false;         // serial-view: and to functions the shard holds
 };
 
 /// How a shard holds a definition.
@@ -98,15 +98,12 @@ void markHotCalls(llvm::Module &M, Layout &L, const SplitLimits &Lim);
 /// Numbers the SCCs of M's call graph, as the inliner sees it, into L.CallScc, and each
 /// function's place in its SCC into L.SccPos (Scc.cpp).
 void markCallSccs(llvm::Module &M, Layout &L);
-/// Marks SerialSccAttr on each function that shard C imports (Here: its places) and that a
-/// function it holds calls from within their SCC, placed before it there (L.CallScc,
-/// L.SccPos; none unless L.SccImports), but those presimplified: the shard's inliner then
-/// sees it as the serial one does. Returns how many.
-unsigned markSerialSccImports(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C);
-/// Marks SerialViewMD on each call, in shard C, from a function it holds to another it
-/// holds in the same SCC, placed later there, where the shard's own calls do not keep the
-/// two in one SCC, but those presimplified (none unless L.SccCalls): the shard compile
-/// gives the call the callee's body as it was before the inliner's walk. Returns how many.
+/// Marks SerialViewMD on each call, in shard C, from a function it holds to a callee in
+/// the same serial SCC (L.CallScc), placed later there (L.SccPos), but a presimplified
+/// one: to an import (with L.SccImports), and to a function it holds where the shard's own
+/// calls do not keep the two in one SCC (with L.SccCalls). The shard compile gives the call
+/// the callee's body as it was before the inliner's walk, as the serial inliner sees it.
+/// Returns how many.
 unsigned markSerialSccCalls(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C);
 
 /// Marks in Placed (one Place per definition) how shard S holds each definition.

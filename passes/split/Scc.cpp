@@ -1,4 +1,4 @@
-//===- Scc.cpp - Imports the serial inliner sees unsimplified -------------===//
+//===- Scc.cpp - Callees the serial inliner sees unsimplified -------------===//
 //
 // The serial inliner walks the call graph's SCCs bottom-up, and works through
 // the calls of one SCC's functions together, function by function in the SCC's
@@ -12,20 +12,19 @@
 // inlined into luaV_execute at cost 135, in a shard at 310 not inlined.
 //
 // markCallSccs numbers the SCCs of the module's LazyCallGraph (the inliner's)
-// and each function's place in its SCC. markSerialSccImports marks, in a shard,
-// each import that a function the shard holds calls from within their SCC and
-// from an earlier place (SerialSccAttr). A shard compile that loads the plugin
-// skips the optional passes on a marked function while the inliner walks the
-// call graph (registerShardSkips), so such a caller sees the body the serial
-// inliner saw. The shard's other callers of it see that body too.
+// and each function's place in its SCC. markSerialSccCalls marks, in a shard,
+// each call from a function the shard holds to an import in the same SCC, placed
+// later (SerialViewMD). The shard compile, which loads the plugin, points the
+// marked calls at a copy of the callee made just before the inliner's walk, a
+// serial view: nothing is inlined into it and no optional pass runs on it during
+// the walk, so such a caller sees the body the serial inliner saw; after the walk
+// the calls left go back to the callee (presimplify/Presimplify.cpp). The shard's
+// other calls to the import see it simplified, as the serial inliner's later
+// callers do.
 //
-// With serial-view (off by default), where the shard holds the callee as well
-// (its own, or a private copy), its body is the one the shard emits and must be
-// simplified: markSerialSccCalls marks the call instead (SerialViewMD), where
-// the shard's own call graph does not keep the two in one SCC, and the shard
-// compile points the marked calls at a copy of the callee made just before the
-// inliner's walk, left unsimplified as an import would be, and back at the
-// callee after it (presimplify/Presimplify.cpp).
+// With serial-view (off by default), the same for a call to a function the shard
+// holds (its own, or a private copy), where the shard's own call graph does not
+// keep the two in one SCC.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Metadata.h"
@@ -67,30 +66,6 @@ void markCallSccs(Module &M, Layout &L) {
       ++Sccs;
     }
   LLVM_DEBUG(dbgs() << "shard-split: " << Sccs << " call graph SCCs\n");
-}
-
-unsigned markSerialSccImports(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C) {
-  if (!L.SccImports)
-    return 0;
-  unsigned Marked = 0;
-  for (uint32_t G = 0; G < L.Defs.size(); ++G) {
-    if (Here[G] == NotHere || L.CallScc[G] == ~0u)
-      continue;
-    for (uint32_t F : L.Calls[G]) {
-      // The inliner takes an SCC's calls function by function, in the SCC's order: F is
-      // still as it was when G's call to it comes first.
-      if (F == G || Here[F] != Import || L.CallScc[F] != L.CallScc[G] ||
-          L.SccPos[F] < L.SccPos[G])
-        continue;
-      // A presimplified import already has the body the split gave every holder.
-      auto *Fn = cast<Function>(C.VMap[L.Defs[F]]);
-      if (Fn->hasFnAttribute(PresimplifiedAttr) || Fn->hasFnAttribute(SerialSccAttr))
-        continue;
-      Fn->addFnAttr(SerialSccAttr);
-      ++Marked;
-    }
-  }
-  return Marked;
 }
 
 /// The SCC of each function with a body in a shard (Here), by the calls among them: the
@@ -141,24 +116,33 @@ static std::vector<uint32_t> shardSccs(const Layout &L, const std::vector<uint8_
 }
 
 unsigned markSerialSccCalls(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C) {
-  if (!L.SccCalls)
+  if (!L.SccImports && !L.SccCalls)
     return 0;
   auto Holds = [&](uint32_t I) { return Here[I] == Own || Here[I] == Copy || Here[I] == Dup; };
-  std::vector<uint32_t> Shard; // the shard's own SCCs, made for the first candidate
+  std::vector<uint32_t> Shard; // the shard's own SCCs, made for the first held candidate
+  // Whether G's calls to F (both in one serial SCC, F placed later) need the view.
+  auto Viewed = [&](uint32_t G, uint32_t F) {
+    if (Here[F] == Import)
+      return L.SccImports;
+    if (!L.SccCalls || !Holds(G) || !Holds(F))
+      return false;
+    // Where the shard keeps them in one SCC, its inliner takes the calls as serially.
+    if (Shard.empty())
+      Shard = shardSccs(L, Here);
+    return Shard[F] != Shard[G];
+  };
   unsigned Marked = 0;
   SmallPtrSet<const Function *, 8> Later;
   for (uint32_t G = 0; G < L.Defs.size(); ++G) {
-    if (!Holds(G) || L.CallScc[G] == ~0u)
+    if (Here[G] == NotHere || L.CallScc[G] == ~0u)
       continue;
     Later.clear();
     for (uint32_t F : L.Calls[G]) {
-      if (F == G || !Holds(F) || L.CallScc[F] != L.CallScc[G] || L.SccPos[F] < L.SccPos[G])
+      // The inliner takes an SCC's calls function by function, in the SCC's order: F is
+      // still as it was when G's call to it comes first.
+      if (F == G || L.CallScc[F] != L.CallScc[G] || L.SccPos[F] < L.SccPos[G] || !Viewed(G, F))
         continue;
-      // Where the shard keeps them in one SCC, its inliner takes the calls as serially.
-      if (Shard.empty())
-        Shard = shardSccs(L, Here);
-      if (Shard[F] == Shard[G])
-        continue;
+      // A presimplified callee already has the body the split gave every holder.
       if (auto *Fn = cast<Function>(C.VMap[L.Defs[F]]); !Fn->hasFnAttribute(PresimplifiedAttr))
         Later.insert(Fn);
     }

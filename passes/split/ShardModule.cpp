@@ -218,11 +218,9 @@ void buildShard(ClonedModule &C, const Module &M, const Plan &P, const Layout &L
       auto *GV = cast<GlobalValue>(C.VMap[L.Defs[I]]);
       GV->setName(GV->getName() + ".shard" + Twine(S));
     }
-  unsigned Deferred = markSerialSccImports(L, Here, C);
   unsigned Viewed = markSerialSccCalls(L, Here, C);
-  (void)Deferred, (void)Viewed;
-  LLVM_DEBUG(dbgs() << "shard-split: shard " << S << ": " << Deferred
-                    << " imports left unsimplified for callers in their SCC, " << Viewed
+  (void)Viewed;
+  LLVM_DEBUG(dbgs() << "shard-split: shard " << S << ": " << Viewed
                     << " calls to the callee as it was\n");
   priceDeclarations(L, Here, C);
   bool IsAsmShard = S == P.AsmShard;

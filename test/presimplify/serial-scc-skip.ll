@@ -1,7 +1,7 @@
-; With the plugin loaded (every shard compile at -O1 and up), an import marked "shard-serial-scc"
-; (split/Scc.cpp) goes through none of the optional passes while the inliner walks the call
-; graph: its caller sees it as the serial inliner sees a callee in the caller's own SCC, before
-; its callees are inlined into it. Here @ret, unsimplified, is a call to @grow: cheap, inlined
+; With the plugin loaded (every shard compile at -O1 and up), a function marked "shard-serial-scc"
+; (a serial view, presimplify/Presimplify.cpp) goes through none of the optional passes while the
+; inliner walks the call graph: its caller sees it as the serial inliner sees a callee in the
+; caller's own SCC, before its callees are inlined into it. Here @ret, unsimplified, is a call to @grow: cheap, inlined
 ; into @loop, and @grow after it. Simplified first, as without the plugin, it takes its
 ; one-call static @grow with the last-call bonus and is then too large for @loop, which keeps
 ; calling it.

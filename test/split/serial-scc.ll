@@ -1,17 +1,20 @@
 ; shard-split<serial-scc> (the default; no-serial-scc turns it off): the serial inliner works
 ; through the calls of one call graph SCC together, so a function called from within its own
-; SCC is inlined as it was before its own callees went into it. A shard that imports such a
-; callee cuts the cycle with its declarations, and would simplify the import first. The split
-; marks it "shard-serial-scc", for the shard compile to leave it unsimplified while the inliner
-; walks the call graph (test/presimplify/serial-scc-skip.ll).
+; SCC, by a function that comes before it, is inlined as it was before its own callees went
+; into it. A shard that imports such a callee cuts the cycle with its declarations, and would
+; simplify the import first. The split marks that caller's calls to it !shard.serial.view, for
+; the shard compile to give them a copy of the import left as it was while the inliner walks
+; the call graph (test/presimplify/serial-view-import.ll); the shard's other calls to the
+; import see it simplified, as the serial inliner's later callers do.
 ;
 ; @loop (shard 0) calls @ret and @plain (shard 1); @ret calls @grow, which calls @loop back:
 ; @loop, @ret and @grow form one SCC, @plain none. Shard 0 imports @ret and @plain and marks
-; @ret only; @grow (cost 500) it declares. Shard 1 imports nothing (@loop costs 1000).
+; @loop's call to @ret only; @outside's call to @ret (outside the SCC) is not marked; @grow
+; (cost 500) it declares. Shard 1 imports nothing (@loop costs 1000).
 ; The inliner takes an SCC's calls function by function, in the SCC's order (opt
 ; -passes=print-lcg): @loop before @ret, whose calls are still its own when @loop's call to it
 ; comes. @second (shard 0) and @first (shard 1) call each other, but @first comes first: its
-; own calls go first, so shard 0 imports @first unmarked.
+; own calls go first, so @second's call to @first is not marked.
 ; With presimplify, the split gives every holder the import's simplified body: no mark.
 ;
 ; RUN: rm -rf %t && mkdir %t %t.off %t.pre
@@ -26,27 +29,37 @@
 ; RUN: %opt-shard -passes='shard-split<dir=%t;no-serial-scc>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s
 ; PIPE: shard-split<dir={{.*}};no-serial-scc>
 
-; S0: define void @loop() {
-; S0: define available_externally void @ret() #[[SCC:[0-9]+]] {
+; S0-LABEL: define void @loop() {
+; S0-NEXT:    call void @ret(), !shard.serial.view ![[VIEW:[0-9]+]]
+; S0-NEXT:    call void @plain(){{$}}
+; S0-LABEL: define void @outside() {
+; S0-NEXT:    call void @ret(){{$}}
+; S0: define available_externally void @ret() {
 ; S0: declare void @grow()
 ; S0: define available_externally void @plain() {
 ; S0: define available_externally void @first() {
-; S0: define void @second() {
-; S0: attributes #[[SCC]] = { "shard-serial-scc" }
+; S0-LABEL: define void @second() {
+; S0-NEXT:    call void @first(){{$}}
+; S0-NOT: shard-serial-scc
+; S0: ![[VIEW]] = !{}
 
-; S1-NOT: shard-serial-scc
+; S1-NOT: shard.serial.view
 
-; OFF-NOT: shard-serial-scc
+; OFF-NOT: shard.serial.view
 
-; PRE-NOT: shard-serial-scc
+; PRE-NOT: shard.serial.view
 ; PRE: define available_externally void @ret() #[[PRE:[0-9]+]] {
-; PRE-NOT: shard-serial-scc
+; PRE-NOT: shard.serial.view
 ; PRE: attributes #[[PRE]] = { {{.*}}"shard-presimplified"
-; PRE-NOT: shard-serial-scc
+; PRE-NOT: shard.serial.view
 
 define void @loop() !shard.cost !{i64 1000} !shard.partition !{i32 0} {
   call void @ret()
   call void @plain()
+  ret void
+}
+define void @outside() !shard.cost !{i64 100} !shard.partition !{i32 0} {
+  call void @ret()
   ret void
 }
 define void @ret() !shard.cost !{i64 80} !shard.partition !{i32 1} {
@@ -75,4 +88,4 @@ declare void @ext()
 !0 = !{!"version", i32 1}
 !1 = !{!"shards", i32 2}
 !2 = !{!"asm-shard", i32 0}
-!3 = !{!"costs", i64 2000, i64 740}
+!3 = !{!"costs", i64 2100, i64 740}
