@@ -96,7 +96,7 @@ void collectLinks(Layout &L, uint32_t I);
 /// (L.HotCalls; Hot.cpp); none without one, or with SplitLimits::HotImportCost 0.
 void markHotCalls(llvm::Module &M, Layout &L, const SplitLimits &Lim);
 /// Numbers the SCCs of M's call graph, as the inliner sees it, into L.CallScc, and each
-/// function's place in its SCC into L.SccPos (Scc.cpp).
+/// function's place in its SCC into L.SccPos (Scc.cpp); registers SerialViewMD's kind.
 void markCallSccs(llvm::Module &M, Layout &L);
 /// Marks SerialViewMD on each call, in shard C, from a function it holds to a callee in
 /// the same serial SCC (L.CallScc), placed later there (L.SccPos), but a presimplified

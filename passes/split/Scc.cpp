@@ -47,6 +47,10 @@ namespace shard {
 namespace split {
 
 void markCallSccs(Module &M, Layout &L) {
+  // A bitcode file lists every metadata kind its context knows: the kind is known before
+  // the first shard is written, so that each shard's bytes do not depend on which shards
+  // the same writer marked before it (shard-split<parts=N>).
+  M.getContext().getMDKindID(SerialViewMD);
   // The inliner's own view: LazyCallGraph, whose call edges are direct calls to definitions.
   TargetLibraryInfoImpl TLII(Triple(M.getTargetTriple()));
   TargetLibraryInfo TLI(TLII);

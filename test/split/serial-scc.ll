@@ -22,6 +22,12 @@
 ; RUN: llvm-dis %t/shard.0.bc -o - | FileCheck --check-prefix=S0 %s
 ; RUN: llvm-dis %t/shard.1.bc -o - | FileCheck --check-prefix=S1 %s
 ; RUN: opt -passes=verify -disable-output %t/shard.0.bc
+; Two writers (parts) write the same bytes as one, also the shard without a mark.
+; RUN: rm -rf %t.parts && mkdir %t.parts
+; RUN: %opt-shard -passes='shard-split<dir=%t.parts;parts=2;part=0>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t.parts;parts=2;part=1>' -disable-output %s
+; RUN: cmp %t/shard.0.bc %t.parts/shard.0.bc
+; RUN: cmp %t/shard.1.bc %t.parts/shard.1.bc
 ; RUN: %opt-shard -passes='shard-split<dir=%t.off;no-serial-scc>' -disable-output %s
 ; RUN: llvm-dis %t.off/shard.0.bc -o - | FileCheck --check-prefix=OFF %s
 ; RUN: %opt-shard -passes='shard-split<dir=%t.pre;presimplify=2>' -disable-output %s
