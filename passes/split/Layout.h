@@ -98,10 +98,10 @@ void markHotCalls(llvm::Module &M, Layout &L, const SplitLimits &Lim);
 /// Numbers the SCCs of M's call graph, as the inliner sees it, into L.CallScc, and each
 /// function's place in its SCC into L.SccPos (Scc.cpp); registers SerialViewMD's kind.
 void markCallSccs(llvm::Module &M, Layout &L);
-/// Marks SerialViewMD on each call, in shard C, from a function it holds to a callee in
-/// the same serial SCC (L.CallScc), placed later there (L.SccPos), but a presimplified
-/// one: to an import (with L.SccImports), and to a function it holds where the shard's own
-/// calls do not keep the two in one SCC (with L.SccCalls). The shard compile gives the call
+/// Marks SerialViewMD on each call, in shard C, from a function with a body there to a
+/// callee in the same serial SCC (L.CallScc), placed later there (L.SccPos), but a
+/// presimplified one: to an import (with L.SccImports), and between two functions the
+/// shard holds where its own calls do not keep them in one SCC (with L.SccCalls). The shard compile gives the call
 /// the callee's body as it was before the inliner's walk, as the serial inliner sees it.
 /// Returns how many.
 unsigned markSerialSccCalls(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C);
