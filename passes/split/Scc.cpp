@@ -13,8 +13,8 @@
 //
 // markCallSccs numbers the SCCs of the module's LazyCallGraph (the inliner's)
 // and each function's place in its SCC. markSerialSccCalls marks, in a shard,
-// each call from a function the shard holds to an import in the same SCC, placed
-// later (SerialViewMD). The shard compile, which loads the plugin, points the
+// each call from a function with a body there to an import in the same SCC,
+// placed later (SerialViewMD). The shard compile, which loads the plugin, points the
 // marked calls at a copy of the callee made just before the inliner's walk, a
 // serial view: nothing is inlined into it and no optional pass runs on it during
 // the walk, so such a caller sees the body the serial inliner saw; after the walk
