@@ -186,7 +186,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
                       "hot-import-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
                       "presimplify=L, presimplify-depth=N, threads=N, quick-exit, verify, "
                       "copy-bodies, sink-locals, single-caller, no-odr-copies, no-import-reached, "
-                      "no-dup-one-caller, no-share-locals, no-serial-scc, serial-view or "
+                      "no-read-only-locals, no-dup-one-caller, no-share-locals, no-serial-scc, serial-view or "
                       "no-import-callees");
     if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16) ||
         (Key == "presimplify-depth" && Opts.PresimplifyDepth > 16))

@@ -53,7 +53,7 @@ struct SplitLimits {
                                   // holds: the call sees a copy of the callee as it was
                                   // (Scc.cpp; off: docs/measurements.md)
   bool ReadOnlyLocals = true;     // a local variable the module never stores to: constant,
-                                  // copied or imported as constants are (markReadOnlyLocals;
+                                  // imported as constants are (markReadOnlyLocals;
                                   // no-read-only-locals)
   bool ImportReached = true;      // a local other shards reach only through their imports: a
                                   // private copy in each, promoted nowhere
