@@ -135,7 +135,8 @@ void foldSerialViews(Module &M, SerialViews &Made) {
 /// The default inliner's advice, except that the walk inlines nothing into a function
 /// marked SerialSccAttr: the serial inliner weighs such a callee before its own calls,
 /// which come later in their SCC, are inlined into it, and a shard walks a smaller SCC
-/// that holds the callee with its callees but not its callers (duk_remove's).
+/// that holds the callee with its callees but not its callers (duk_remove's). And a call
+/// marked LastCallMD gets the last-call bonus once it is its callee's only use.
 class SerialSccAdvisor : public InlineAdvisor {
 public:
   SerialSccAdvisor(Module &M, FunctionAnalysisManager &FAM, InlineParams Params,
@@ -148,7 +149,22 @@ private:
   std::unique_ptr<InlineAdvice> getAdviceImpl(CallBase &CB) override {
     if (CB.getCaller()->hasFnAttribute(SerialSccAttr))
       return std::make_unique<InlineAdvice>(this, CB, getCallerORE(CB), false);
-    return Default.getAdvice(CB);
+    Function *Callee = CB.getCalledFunction();
+    if (!Callee || !CB.getMetadata(LastCallMD) || Callee->hasLocalLinkage() ||
+        !Callee->hasOneLiveUse())
+      return Default.getAdvice(CB);
+    // A shared local's serially last call, now its only use: weighed as the local it is
+    // in the input, so that InlineCost gives it the bonus of a local's last call (the
+    // default advisor weighs it now, in getAdvice). Its linkage is then restored.
+    GlobalValue::LinkageTypes Linkage = Callee->getLinkage();
+    GlobalValue::VisibilityTypes Visibility = Callee->getVisibility();
+    bool DSOLocal = Callee->isDSOLocal();
+    Callee->setLinkage(GlobalValue::InternalLinkage);
+    std::unique_ptr<InlineAdvice> Advice = Default.getAdvice(CB);
+    Callee->setLinkage(Linkage);
+    Callee->setVisibility(Visibility);
+    Callee->setDSOLocal(DSOLocal);
+    return Advice;
   }
   DefaultInlineAdvisor Default;
 };

@@ -64,6 +64,8 @@ struct Layout {
   std::vector<uint32_t> CallScc; // with serial-scc or serial-view: each function's SCC of
                                  // the module's call graph (markCallSccs), else empty
   std::vector<uint32_t> SccPos;  // and its place in that SCC
+  std::vector<uint32_t> LastCaller; // per shared local: its serially last caller, whose
+                                    // calls its owner's shard marks (markLastCallers), or ~0u
   bool SccImports = false;       // serial-scc: markSerialSccCalls marks calls to imports
   bool SccCalls = false;         // serial-view: and to functions the shard holds
 };
@@ -105,6 +107,19 @@ void markCallSccs(llvm::Module &M, Layout &L);
 /// the callee's body as it was before the inliner's walk, as the serial inliner sees it.
 /// Returns how many.
 unsigned markSerialSccCalls(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C);
+
+/// Of the shared locals (Shared: copySharedLocals made them linkonce_odr copies) of inline
+/// size up to MaxSize that are called only directly, records in L.LastCaller the caller the
+/// serial inliner reaches last (by L.CallScc), where its owner's shard holds the local too.
+/// Returns how many; registers LastCallMD's kind.
+unsigned markLastCallers(llvm::Module &M, Layout &L, uint64_t MaxSize,
+                         const std::vector<uint8_t> &Shared,
+                         const std::vector<std::vector<uint8_t>> &Placed);
+/// Marks LastCallMD, in shard S (C), on the calls of each recorded last caller it owns to
+/// its shared local (markLastCallers): the shard compile gives such a call the inliner's
+/// last-call bonus once it is the callee's only use there. Returns how many.
+unsigned markLastCalls(const Layout &L, unsigned S, const std::vector<uint8_t> &Here,
+                       ClonedModule &C);
 
 /// Marks in Placed (one Place per definition) how shard S holds each definition.
 void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector<uint8_t> &Placed);

@@ -1,4 +1,4 @@
-//===- Scc.cpp - Callees the serial inliner sees unsimplified -------------===//
+//===- Scc.cpp - The serial inliner's order: views and last calls ---------===//
 //
 // The serial inliner walks the call graph's SCCs bottom-up, and works through
 // the calls of one SCC's functions together, function by function in the SCC's
@@ -26,6 +26,13 @@
 // holds (its own, or a private copy), where the shard's own call graph does not
 // keep the two in one SCC.
 //
+// The same order tells which caller of a local the serial inliner weighs last: the
+// one that takes the bonus of a local's last call once every other call is inlined.
+// A local the split shares (share-locals) is a linkonce_odr copy in each shard,
+// which never gets it. markLastCallers finds that caller, and the shard that owns
+// it marks its calls (LastCallMD); the shard compile's inline advisor gives such a
+// call the bonus once it is the copy's only use there (presimplify/Presimplify.cpp).
+//
 //===----------------------------------------------------------------------===//
 #include "ir/Metadata.h"
 #include "split/Clone.h"
@@ -38,6 +45,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
+
+#include <optional>
 
 #define DEBUG_TYPE "shard-split"
 
@@ -156,6 +165,70 @@ unsigned markSerialSccCalls(const Layout &L, const std::vector<uint8_t> &Here, C
     for (Instruction &I : instructions(cast<Function>(C.VMap[L.Defs[G]])))
       if (auto *CB = dyn_cast<CallBase>(&I); CB && Later.count(CB->getCalledFunction())) {
         CB->setMetadata(SerialViewMD, Mark);
+        ++Marked;
+      }
+  }
+  return Marked;
+}
+
+unsigned markLastCallers(Module &M, Layout &L, uint64_t MaxSize,
+                         const std::vector<uint8_t> &Shared,
+                         const std::vector<std::vector<uint8_t>> &Placed) {
+  M.getContext().getMDKindID(LastCallMD); // as SerialViewMD's (markCallSccs)
+  L.LastCaller.assign(L.Defs.size(), ~0u);
+  if (L.CallScc.empty() || !MaxSize)
+    return 0;
+  // The serial inliner walks the SCCs bottom-up, and an SCC's calls function by function
+  // in its order: the caller in the latest SCC, placed latest there, weighs its call last.
+  auto Later = [&](uint32_t A, uint32_t B) {
+    return std::make_pair(L.CallScc[A], L.SccPos[A]) > std::make_pair(L.CallScc[B], L.SccPos[B]);
+  };
+  unsigned N = 0;
+  for (uint32_t I = 0; I < Shared.size(); ++I) {
+    // The bonus comes serially only once every other call is inlined, which a shard cannot
+    // know: only functions small enough that the serial inliner takes most calls on cost.
+    auto *F = dyn_cast<Function>(L.Defs[I]);
+    if (!Shared[I] || !F || !F->hasLinkOnceODRLinkage() || L.CallScc[I] == ~0u ||
+        L.Size[I] > MaxSize)
+      continue;
+    // Only a function called directly, as the bonus needs: no address taken.
+    std::optional<uint32_t> Last;
+    for (const Use &U : F->uses()) {
+      const auto *CB = dyn_cast<CallBase>(U.getUser());
+      auto It = CB && CB->isCallee(&U) ? L.Index.find(CB->getFunction()) : L.Index.end();
+      // (A definition presimplify made has no place in the serial call graph.)
+      if (It == L.Index.end() || It->second >= L.CallScc.size() ||
+          L.CallScc[It->second] == ~0u) {
+        Last.reset();
+        break;
+      }
+      if (!Last || Later(It->second, *Last))
+        Last = It->second;
+    }
+    if (!Last)
+      continue;
+    unsigned S = L.Owner[*Last];
+    if (Placed[S][*Last] != Own || (Placed[S][I] != Own && Placed[S][I] != Copy))
+      continue;
+    L.LastCaller[I] = *Last;
+    ++N;
+  }
+  LLVM_DEBUG(dbgs() << "shard-split: " << N << " shared locals with a last caller\n");
+  return N;
+}
+
+unsigned markLastCalls(const Layout &L, unsigned S, const std::vector<uint8_t> &Here,
+                       ClonedModule &C) {
+  unsigned Marked = 0;
+  for (uint32_t I = 0; I < L.LastCaller.size(); ++I) {
+    uint32_t G = L.LastCaller[I];
+    if (G == ~0u || Here[G] != Own || L.Owner[G] != S)
+      continue;
+    auto *F = cast<Function>(C.VMap[L.Defs[I]]);
+    MDNode *Mark = MDNode::get(C.Mod->getContext(), {});
+    for (Instruction &Inst : instructions(cast<Function>(C.VMap[L.Defs[G]])))
+      if (auto *CB = dyn_cast<CallBase>(&Inst); CB && CB->getCalledFunction() == F) {
+        CB->setMetadata(LastCallMD, Mark);
         ++Marked;
       }
   }

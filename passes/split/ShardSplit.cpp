@@ -118,7 +118,7 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   Layout L = buildLayout(M, *P, Opts.Limits, Opts.CopyBodies, Pinned);
   L.SccImports = Opts.Limits.SerialScc;
   L.SccCalls = Opts.Limits.SerialView;
-  if (L.SccImports || L.SccCalls)
+  if (L.SccImports || L.SccCalls || Opts.Limits.LastCallSize)
     markCallSccs(M, L); // the serial call graph, before presimplify changes any body
   std::vector<std::vector<uint8_t>> Placed(P->NumShards);
   for (unsigned S = 0; S < P->NumShards; ++S)
@@ -143,8 +143,10 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
                       {Opts.Presimplify, Opts.PresimplifyDepth, Opts.Threads, Opts.Verify});
   holdPerShard(L, Placed);
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
-  if (Opts.Limits.ShareLocals)
+  if (Opts.Limits.ShareLocals) {
     copySharedLocals(M, L, Shared, Placed, Promoted);
+    markLastCallers(M, L, Opts.Limits.LastCallSize, Shared, Placed);
+  }
   keepAlive(L, P->NumShards, Placed);
 
   std::vector<unsigned> Functions(P->NumShards, 0);
@@ -200,6 +202,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";tiny-size=" << Lim.TinySize;
   if (Lim.DeclSize != D.Limits.DeclSize)
     OS << ";decl-size=" << Lim.DeclSize;
+  if (Lim.LastCallSize != D.Limits.LastCallSize)
+    OS << ";last-call-size=" << Lim.LastCallSize;
   if (Lim.HotImportCost != D.Limits.HotImportCost)
     OS << ";hot-import-cost=" << Lim.HotImportCost;
   if (Lim.ConstBytes != D.Limits.ConstBytes)

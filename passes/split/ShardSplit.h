@@ -49,6 +49,9 @@ struct SplitLimits {
   bool SerialScc = true;          // an import called from within its serial call graph SCC:
                                   // left unsimplified for the shard's inliner (Scc.cpp;
                                   // no-serial-scc)
+  unsigned LastCallSize = 55;     // a shared local up to this inlineSize: its serially last
+                                  // caller's call gets the last-call bonus once it is the
+                                  // local's only use (markLastCallers; 0: off)
   bool SerialView = false;        // the same for a call between two functions the shard
                                   // holds: the call sees a copy of the callee as it was
                                   // (Scc.cpp; off: docs/measurements.md)
