@@ -60,6 +60,7 @@ bool writeShard(const Module &M, const Plan &P, const Layout &L, unsigned S,
     writeFile(Out.Dir + "/shard." + std::to_string(S) + ".bc",
               [&](raw_ostream &OS) { WriteBitcodeToFile(*Shard.Mod, OS); });
   }
+  dropCallMarks(Shard);
   moveBodiesBack(Shard);
   // The module is whole again when the host hears of the shard.
   return !Out.Sink || Out.Sink->shard(S, StringRef(Bitcode.data(), Bitcode.size()));

@@ -17,6 +17,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 
@@ -194,6 +195,15 @@ void priceDeclarations(const Layout &L, const std::vector<uint8_t> &Here, Cloned
 }
 
 } // namespace
+
+void dropCallMarks(ClonedModule &C) {
+  LLVMContext &Ctx = C.Mod->getContext();
+  unsigned Kinds[] = {Ctx.getMDKindID(SerialViewMD), Ctx.getMDKindID(LastCallMD)};
+  for (auto [F, NF] : C.Moved)
+    for (Instruction &I : instructions(*NF))
+      for (unsigned K : Kinds)
+        I.setMetadata(K, nullptr);
+}
 
 void buildShard(ClonedModule &C, const Module &M, const Plan &P, const Layout &L, unsigned S,
                 const std::vector<uint8_t> &Here) {

@@ -8,7 +8,9 @@
 ;
 ; @top (shard 0) calls @own (shard 1), so the walk reaches @top after @own: @top is the last
 ; caller of @helper and @big, both shared (cost 150, above local-import-cost). Shard 0 marks
-; @top's call to @helper; shard 1 marks nothing. @big's inline size (60 instructions) is above
+; @top's call to @helper; shard 1 marks nothing, and its import of @top (for @user) carries no
+; mark: shard 0 is written first (@heavy makes it the larger), its own bodies borrowed from the
+; module and returned after, without the marks. @big's inline size (60 instructions) is above
 ; last-call-size: not marked. @cb's address is taken (no bonus serially): it is not shared,
 ; and nothing marks a call to it.
 ;
@@ -37,6 +39,7 @@
 ; S0: define linkonce_odr hidden void @[[B]](i32 %x) comdat {
 ; S0: ![[M]] = !{}
 
+; S1: define available_externally void @top() {
 ; S1-NOT: shard.last.call
 
 ; OFF-NOT: shard.last.call
@@ -44,7 +47,14 @@
 @slot = global ptr null, !shard.partition !{i32 1}
 @g = global i32 0, !shard.partition !{i32 1}
 
-define void @top() !shard.cost !{i64 1000} !shard.partition !{i32 0} {
+define void @heavy() !shard.cost !{i64 5000} !shard.partition !{i32 0} {
+  ret void
+}
+define void @user() !shard.cost !{i64 1000} !shard.partition !{i32 1} {
+  call void @top()
+  ret void
+}
+define void @top() !shard.cost !{i64 100} !shard.partition !{i32 0} {
   call void @own()
   call void @helper(i32 1)
   call void @big(i32 2)
@@ -135,4 +145,4 @@ declare void @ext(i32)
 !0 = !{!"version", i32 1}
 !1 = !{!"shards", i32 2}
 !2 = !{!"asm-shard", i32 0}
-!3 = !{!"costs", i64 1150, i64 1450}
+!3 = !{!"costs", i64 5250, i64 2450}
