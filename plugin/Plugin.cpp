@@ -182,14 +182,14 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
     auto It = Numbers.find(Key);
     if (It == Numbers.end())
       return badParam("shard-split", Param,
-                      "expected dir=PATH, memory, import-cost=N, local-import-cost=N, import-size=N, "
-                      "dup-cost=N, import-depth=N, tiny-cost=N, tiny-size=N, decl-size=N, last-call-size=N, "
-                      "hot-import-cost=N, const-bytes=N, parts=N, part=N, notify=FD, "
+                      "expected dir=PATH, memory, import-cost=N, local-import-cost=N, "
+                      "import-size=N, dup-cost=N, import-depth=N, tiny-cost=N, tiny-size=N, "
+                      "decl-size=N, last-call-size=N, hot-import-cost=N, const-bytes=N, parts=N, "
+                      "part=N, notify=FD, "
                       "presimplify=L, presimplify-depth=N, threads=N, quick-exit, verify, "
                       "copy-bodies, sink-locals, single-caller, no-odr-copies, no-import-reached, "
                       "no-read-only-locals, no-dup-one-caller, no-share-locals, no-serial-scc, "
-                      "serial-view or "
-                      "no-import-callees");
+                      "serial-view or no-import-callees");
     if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16) ||
         (Key == "presimplify-depth" && Opts.PresimplifyDepth > 16))
       return badParam("shard-split", Param,

@@ -30,7 +30,7 @@ inline constexpr const char *SerialSccAttr = "shard-serial-scc";
 // (both in one call graph SCC, the caller first): the shard compile gives such calls a copy of
 // that body, a serial view, while its inliner walks the call graph.
 inline constexpr const char *SerialViewMD = "shard.serial.view"; // !{}
-// Call metadata set by shard-split<last-call> on the call of a shared local's serially last
+// Call metadata set by shard-split<last-call-size=N> on the call of a shared local's serially last
 // caller: the shard compile's inliner gives it the last-call-to-static bonus once the call is
 // the shared copy's only use there, as the serial inliner does once every other call is inlined.
 inline constexpr const char *LastCallMD = "shard.last.call"; // !{}

@@ -61,8 +61,9 @@ struct Layout {
                                  // copyableLocal)
   std::vector<uint8_t> PerShard; // held by every shard that names it, with its own linkage:
                                  // never promoted or imported (perShardDefinition)
-  std::vector<uint32_t> CallScc; // with serial-scc or serial-view: each function's SCC of
-                                 // the module's call graph (markCallSccs), else empty
+  std::vector<uint32_t> CallScc; // with serial-scc, serial-view or last-call-size: each
+                                 // function's SCC of the module's call graph (markCallSccs),
+                                 // else empty
   std::vector<uint32_t> SccPos;  // and its place in that SCC
   std::vector<uint32_t> LastCaller; // per shared local: its serially last caller, whose
                                     // calls its owner's shard marks (markLastCallers), or ~0u
@@ -98,21 +99,22 @@ void collectLinks(Layout &L, uint32_t I);
 /// (L.HotCalls; Hot.cpp); none without one, or with SplitLimits::HotImportCost 0.
 void markHotCalls(llvm::Module &M, Layout &L, const SplitLimits &Lim);
 /// Numbers the SCCs of M's call graph, as the inliner sees it, into L.CallScc, and each
-/// function's place in its SCC into L.SccPos (Scc.cpp); registers SerialViewMD's kind.
+/// function's place in its SCC into L.SccPos (Scc.cpp).
 void markCallSccs(llvm::Module &M, Layout &L);
 /// Marks SerialViewMD on each call, in shard C, from a function with a body there to a
 /// callee in the same serial SCC (L.CallScc), placed later there (L.SccPos), but a
 /// presimplified one: to an import (with L.SccImports), and between two functions the
-/// shard holds where its own calls do not keep them in one SCC (with L.SccCalls). The shard compile gives the call
-/// the callee's body as it was before the inliner's walk, as the serial inliner sees it.
+/// shard holds where its own calls do not keep them in one SCC (with L.SccCalls). The
+/// shard compile gives the call the callee's body as it was before the inliner's walk, as
+/// the serial inliner sees it.
 /// Returns how many.
 unsigned markSerialSccCalls(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C);
 
 /// Of the shared locals (Shared: copySharedLocals made them linkonce_odr copies) of inline
 /// size up to MaxSize that are called only directly, records in L.LastCaller the caller the
 /// serial inliner reaches last (by L.CallScc), where its owner's shard holds the local too.
-/// Returns how many; registers LastCallMD's kind.
-unsigned markLastCallers(llvm::Module &M, Layout &L, uint64_t MaxSize,
+/// Returns how many.
+unsigned markLastCallers(Layout &L, uint64_t MaxSize,
                          const std::vector<uint8_t> &Shared,
                          const std::vector<std::vector<uint8_t>> &Placed);
 /// Marks LastCallMD, in shard S (C), on the calls of each recorded last caller it owns to

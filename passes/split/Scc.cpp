@@ -56,10 +56,6 @@ namespace shard {
 namespace split {
 
 void markCallSccs(Module &M, Layout &L) {
-  // A bitcode file lists every metadata kind its context knows: the kind is known before
-  // the first shard is written, so that each shard's bytes do not depend on which shards
-  // the same writer marked before it (shard-split<parts=N>).
-  M.getContext().getMDKindID(SerialViewMD);
   // The inliner's own view: LazyCallGraph, whose call edges are direct calls to definitions.
   TargetLibraryInfoImpl TLII(Triple(M.getTargetTriple()));
   TargetLibraryInfo TLI(TLII);
@@ -171,10 +167,9 @@ unsigned markSerialSccCalls(const Layout &L, const std::vector<uint8_t> &Here, C
   return Marked;
 }
 
-unsigned markLastCallers(Module &M, Layout &L, uint64_t MaxSize,
+unsigned markLastCallers(Layout &L, uint64_t MaxSize,
                          const std::vector<uint8_t> &Shared,
                          const std::vector<std::vector<uint8_t>> &Placed) {
-  M.getContext().getMDKindID(LastCallMD); // as SerialViewMD's (markCallSccs)
   L.LastCaller.assign(L.Defs.size(), ~0u);
   if (L.CallScc.empty() || !MaxSize)
     return 0;

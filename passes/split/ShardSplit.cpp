@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "split/ShardSplit.h"
+#include "ir/Metadata.h"
 #include "ir/Plan.h"
 #include "ir/Support.h"
 #include "presimplify/Presimplify.h"
@@ -109,6 +110,11 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     fatal("shard-split", "memory: no in-process split on this thread (shard_plugin_split_v2)");
   if (!Opts.Memory && !sys::fs::is_directory(Dir))
     fatal("shard-split", "output directory '" + Dir + "' does not exist");
+  // A bitcode file lists every metadata kind its LLVMContext knows: the kinds of the marks
+  // on calls are known before the first shard is written, so that each shard's bytes do not
+  // depend on which shards the same writer marked before it (shard-split<parts=N>).
+  M.getContext().getMDKindID(SerialViewMD);
+  M.getContext().getMDKindID(LastCallMD);
   StringSet<> Pinned = pinnedNames(M);
   if (Opts.Limits.ReadOnlyLocals)
     markReadOnlyLocals(M, Pinned);
@@ -145,7 +151,7 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
   if (Opts.Limits.ShareLocals) {
     copySharedLocals(M, L, Shared, Placed, Promoted);
-    markLastCallers(M, L, Opts.Limits.LastCallSize, Shared, Placed);
+    markLastCallers(L, Opts.Limits.LastCallSize, Shared, Placed);
   }
   keepAlive(L, P->NumShards, Placed);
 
