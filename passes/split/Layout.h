@@ -117,11 +117,10 @@ unsigned markSerialSccCalls(const Layout &L, const std::vector<uint8_t> &Here, C
 unsigned markLastCallers(Layout &L, uint64_t MaxSize,
                          const std::vector<uint8_t> &Shared,
                          const std::vector<std::vector<uint8_t>> &Placed);
-/// Marks LastCallMD, in shard S (C), on the calls of each recorded last caller it owns to
-/// its shared local (markLastCallers): the shard compile gives such a call the inliner's
-/// last-call bonus once it is the callee's only use there. Returns how many.
-unsigned markLastCalls(const Layout &L, unsigned S, const std::vector<uint8_t> &Here,
-                       ClonedModule &C);
+/// Marks LastCallMD, in shard C (Here), on the calls of each recorded last caller it owns
+/// to its shared local (markLastCallers): the shard compile gives such a call the
+/// inliner's last-call bonus once it is the callee's only use there. Returns how many.
+unsigned markLastCalls(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C);
 
 /// Marks in Placed (one Place per definition) how shard S holds each definition.
 void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector<uint8_t> &Placed);

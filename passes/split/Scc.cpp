@@ -212,12 +212,11 @@ unsigned markLastCallers(Layout &L, uint64_t MaxSize,
   return N;
 }
 
-unsigned markLastCalls(const Layout &L, unsigned S, const std::vector<uint8_t> &Here,
-                       ClonedModule &C) {
+unsigned markLastCalls(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C) {
   unsigned Marked = 0;
   for (uint32_t I = 0; I < L.LastCaller.size(); ++I) {
     uint32_t G = L.LastCaller[I];
-    if (G == ~0u || Here[G] != Own || L.Owner[G] != S)
+    if (G == ~0u || Here[G] != Own) // marked by the shard that owns the caller
       continue;
     auto *F = cast<Function>(C.VMap[L.Defs[I]]);
     MDNode *Mark = MDNode::get(C.Mod->getContext(), {});

@@ -232,7 +232,7 @@ void buildShard(ClonedModule &C, const Module &M, const Plan &P, const Layout &L
   (void)Viewed;
   LLVM_DEBUG(dbgs() << "shard-split: shard " << S << ": " << Viewed
                     << " calls to the callee as it was\n");
-  markLastCalls(L, S, Here, C);
+  markLastCalls(L, Here, C);
   priceDeclarations(L, Here, C);
   bool IsAsmShard = S == P.AsmShard;
   if (IsAsmShard)
