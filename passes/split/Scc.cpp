@@ -38,6 +38,7 @@
 #include "split/Clone.h"
 #include "split/Layout.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/LazyCallGraph.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Function.h"
@@ -75,6 +76,19 @@ void markCallSccs(Module &M, Layout &L) {
       ++Sccs;
     }
   LLVM_DEBUG(dbgs() << "shard-split: " << Sccs << " call graph SCCs\n");
+}
+
+/// Marks Kind (an empty node) on each call in G to one of Callees. Returns how many.
+static unsigned markCalls(Function &G, const SmallPtrSetImpl<const Function *> &Callees,
+                          const char *Kind) {
+  MDNode *Mark = MDNode::get(G.getContext(), {});
+  unsigned Marked = 0;
+  for (Instruction &I : instructions(G))
+    if (auto *CB = dyn_cast<CallBase>(&I); CB && Callees.count(CB->getCalledFunction())) {
+      CB->setMetadata(Kind, Mark);
+      ++Marked;
+    }
+  return Marked;
 }
 
 /// The SCC of each function with a body in a shard (Here), by the calls among them: the
@@ -155,14 +169,8 @@ unsigned markSerialSccCalls(const Layout &L, const std::vector<uint8_t> &Here, C
       if (auto *Fn = cast<Function>(C.VMap[L.Defs[F]]); !Fn->hasFnAttribute(PresimplifiedAttr))
         Later.insert(Fn);
     }
-    if (Later.empty())
-      continue;
-    MDNode *Mark = MDNode::get(C.Mod->getContext(), {});
-    for (Instruction &I : instructions(cast<Function>(C.VMap[L.Defs[G]])))
-      if (auto *CB = dyn_cast<CallBase>(&I); CB && Later.count(CB->getCalledFunction())) {
-        CB->setMetadata(SerialViewMD, Mark);
-        ++Marked;
-      }
+    if (!Later.empty())
+      Marked += markCalls(*cast<Function>(C.VMap[L.Defs[G]]), Later, SerialViewMD);
   }
   return Marked;
 }
@@ -213,19 +221,14 @@ unsigned markLastCallers(Layout &L, uint64_t MaxSize,
 }
 
 unsigned markLastCalls(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C) {
+  // Per caller this shard owns, the locals it is the last caller of: one walk per caller.
+  MapVector<uint32_t, SmallPtrSet<const Function *, 4>> ByCaller;
+  for (uint32_t I = 0; I < L.LastCaller.size(); ++I)
+    if (uint32_t G = L.LastCaller[I]; G != ~0u && Here[G] == Own)
+      ByCaller[G].insert(cast<Function>(C.VMap[L.Defs[I]]));
   unsigned Marked = 0;
-  for (uint32_t I = 0; I < L.LastCaller.size(); ++I) {
-    uint32_t G = L.LastCaller[I];
-    if (G == ~0u || Here[G] != Own) // marked by the shard that owns the caller
-      continue;
-    auto *F = cast<Function>(C.VMap[L.Defs[I]]);
-    MDNode *Mark = MDNode::get(C.Mod->getContext(), {});
-    for (Instruction &Inst : instructions(cast<Function>(C.VMap[L.Defs[G]])))
-      if (auto *CB = dyn_cast<CallBase>(&Inst); CB && CB->getCalledFunction() == F) {
-        CB->setMetadata(LastCallMD, Mark);
-        ++Marked;
-      }
-  }
+  for (auto &[G, Locals] : ByCaller)
+    Marked += markCalls(*cast<Function>(C.VMap[L.Defs[G]]), Locals, LastCallMD);
   return Marked;
 }
 
