@@ -6,6 +6,7 @@
   bench/attribute.py summary BASE.callgrind NEW.callgrind BASE.o NEW.o [--llvm-bindir DIR]
   bench/attribute.py inline BASE.remarks NEW.remarks --caller NAME [--top N] [--all]
   bench/attribute.py classes BASE.o NEW.o [--top N] [--fold-clones] [--llvm-bindir DIR]
+  bench/attribute.py stack BASE.callgrind BASE.bin NEW.callgrind NEW.bin [--top N] [--fold-clones]
 
 profile: per function, self instructions (callgrind's Ir, the calls' inclusive costs left out) in each
   profile (`valgrind --tool=callgrind --callgrind-out-file=F PROGRAM`), their difference and ratio, sorted
@@ -29,6 +30,12 @@ classes: where a size difference comes from. Sections by kind (the name up to it
   NEW, the ones nothing in NEW refers to (no relocation names them, no resolved branch or address in the
   disassembly reaches them), with the largest of each class; last, how many of BASE's functions
   have the same size in NEW (a measure of how closely NEW's inlining follows BASE's).
+stack: whether a function's difference in self instructions is register allocation. From profiles
+  recorded with `--dump-instr=yes` and the programs that ran (x86-64), per function of the --top largest
+  differences: self instructions and, of them, those that address the stack (`%rsp`/`%rbp`: spills,
+  reloads, locals) in each build. Where most of a function's difference is stack traffic, the code
+  does the same work with values kept in memory instead of registers: the register allocator of a
+  large function answering a small difference in its IR, not a call left or a fold missed.
 
 Names are folded back to the input's names before comparing: a promoted local `NAME.shard.<hash>` is NAME
 (the driver already renames them back after linking; a shard's own object still has them), and a private
@@ -58,12 +65,16 @@ def fold(name, clones):
     return name
 
 
-def read_callgrind(path, clones):
-    """Self Ir per folded function name, and the profile's total."""
+def self_costs(path, clones):
+    """The self costs of a callgrind profile, one (function, instruction address or None, Ir) per
+    cost line (a call's inclusive cost is the callee's, not the caller's own), the profile's
+    total (None when it states none) and whether it records instruction addresses."""
     names = {}  # compressed id -> name, for fn= / cfn=
-    cost = {}
+    rows = []
     events = ["Ir"]
     npos = 1
+    instr = False
+    addr = 0
     current = None
     skip_next = False
     total = None
@@ -73,12 +84,14 @@ def read_callgrind(path, clones):
                 continue
             c = line[0]
             if c.isdigit() or c in "+-*":
-                if skip_next:  # the inclusive cost of a call: not the caller's own
-                    skip_next = False
-                    continue
                 parts = line.split()
-                if current is not None and len(parts) > npos:
-                    cost[current] = cost.get(current, 0) + int(parts[npos])
+                if instr:  # absolute, relative (+N, -N) or the same (*) as the line before
+                    p = parts[0]
+                    addr = int(p, 16) if p.startswith("0x") else addr + int(p) if p[0] in "+-" else addr
+                if skip_next:
+                    skip_next = False
+                elif current is not None and len(parts) > npos:
+                    rows.append((current, addr if instr else None, int(parts[npos])))
                 continue
             key, _, value = line.rstrip("\n").partition("=")
             if key == "fn":
@@ -91,13 +104,64 @@ def read_callgrind(path, clones):
                 events = line.split()[1:]
             elif line.startswith("positions:"):
                 npos = len(line.split()) - 1
+                instr = line.split()[1] == "instr"
             elif line.startswith("summary:") or line.startswith("totals:"):
                 total = int(line.split()[1])
     if events[0] != "Ir":
         sys.exit(f"attribute: {path}: the first event is {events[0]}, not Ir")
-    if total is None:
-        total = sum(cost.values())
-    return cost, total
+    return rows, total, instr
+
+
+def read_callgrind(path, clones):
+    """Self Ir per folded function name, and the profile's total."""
+    rows, total, _ = self_costs(path, clones)
+    cost = {}
+    for fn, _, ir in rows:
+        cost[fn] = cost.get(fn, 0) + ir
+    return cost, sum(cost.values()) if total is None else total
+
+
+def read_instr_profile(path, clones):
+    """Self Ir per folded function name and instruction address."""
+    rows, _, instr = self_costs(path, clones)
+    if not instr:
+        sys.exit(f"attribute: {path}: no instruction addresses (record it with --dump-instr=yes)")
+    cost = {}
+    for fn, addr, ir in rows:
+        by_addr = cost.setdefault(fn, {})
+        by_addr[addr] = by_addr.get(addr, 0) + ir
+    return cost
+
+
+def stack_instructions(binary, bindir):
+    """The addresses of the instructions of BINARY that address the stack."""
+    out = run([tool(bindir, "llvm-objdump"), "-d", "--no-show-raw-insn", binary])
+    found = set()
+    for line in out.splitlines():
+        m = re.match(r"\s*([0-9a-f]+):\s+(.*)$", line)
+        if m and ("(%rsp" in m.group(2) or "(%rbp" in m.group(2)):
+            found.add(int(m.group(1), 16))
+    return found
+
+
+def stack_table(files, bindir, clones, top):
+    (pb, bb), (pn, bn) = ((read_instr_profile(p, clones), stack_instructions(b, bindir))
+                          for p, b in (files[:2], files[2:]))
+    def counts(prof, stack, name):
+        by_addr = prof.get(name, {})
+        return sum(by_addr.values()), sum(c for a, c in by_addr.items() if a in stack)
+    rows = []
+    for name in set(pb) | set(pn):
+        (sb, kb), (sn, kn) = counts(pb, bb, name), counts(pn, bn, name)
+        if sb != sn:
+            rows.append((name, sb, kb, sn, kn))
+    rows.sort(key=lambda r: (-abs(r[3] - r[1]), r[0]))
+    print("## stack traffic per function: self instructions, and those that address the stack")
+    print(f"{'difference':>14} {'of it stack':>14} {'base':>14} {'stack':>6} {'new':>14} {'stack':>6}  name")
+    for name, sb, kb, sn, kn in rows[:top]:
+        share = lambda k, s: f"{k * 100 / s:.1f}%" if s else "-"
+        print(f"{sn - sb:>+14,} {kn - kb:>+14,} {sb:>14,} {share(kb, sb):>6} {sn:>14,} {share(kn, sn):>6}  {name}")
+    print()
 
 
 def resolve(names, value):
@@ -329,7 +393,7 @@ def ratio(n, b):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("mode", choices=["profile", "size", "summary", "inline", "classes"])
+    p.add_argument("mode", choices=["profile", "size", "summary", "inline", "classes", "stack"])
     p.add_argument("files", nargs="+")
     p.add_argument("--top", type=int, default=25)
     p.add_argument("--fold-clones", action="store_true")
@@ -337,7 +401,7 @@ def main():
     p.add_argument("--caller", default=None)
     p.add_argument("--all", action="store_true")
     a = p.parse_args()
-    need = {"profile": 2, "size": 2, "summary": 4, "inline": 2, "classes": 2}[a.mode]
+    need = {"profile": 2, "size": 2, "summary": 4, "inline": 2, "classes": 2, "stack": 4}[a.mode]
     if len(a.files) != need:
         p.error(f"{a.mode} takes {need} files")
     if a.mode == "inline" and not a.caller:
@@ -357,6 +421,8 @@ def main():
         print(f"size text column: base {tb:,}, new {tn:,} ({ratio(tn, tb)})")
     elif a.mode == "classes":
         classes(a.files[0], a.files[1], a.llvm_bindir, a.fold_clones, a.top)
+    elif a.mode == "stack":
+        stack_table(a.files, a.llvm_bindir, a.fold_clones, a.top)
     else:
         _, tb = read_callgrind(a.files[0], False)
         _, tn = read_callgrind(a.files[1], False)

@@ -13,9 +13,9 @@
 #   bench/interp.sh lua|duktape [--shards "0 2 4 8 16"] [--presimplify] [--build DIR] [--out DIR]
 #
 # Prints one row per count: the workload's instructions against serial, `size`'s text column
-# against serial, and the top of bench/attribute.py's per-function difference goes to
-# DIR/N/report.txt. The interpreter's output must be the same with both objects (else the row
-# says DIFFERENT and the exit status is 1). The counts repeat within a few hundred instructions
+# against serial; the top of bench/attribute.py's per-function difference and its stack table
+# (how much of it is stack traffic) go to DIR/N/report.txt. The interpreter's output must be the
+# same with both objects (else the row says DIFFERENT and the exit status is 1). The counts repeat within a few hundred instructions
 # (the paths and environment). Shard count 0 is the automatic one. DIR defaults to a temporary
 # directory, removed at exit.
 set -euo pipefail
@@ -77,7 +77,7 @@ esac
 # instructions.
 run() {
   "$bindir/clang" "${HOST[@]}" "$2" -o "$OUT/$1.bin" "${LIBS[@]}"
-  valgrind --tool=callgrind --callgrind-out-file="$OUT/$1.callgrind" "$OUT/$1.bin" \
+  valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file="$OUT/$1.callgrind" "$OUT/$1.bin" \
     "${ARGS[@]}" >"$OUT/$1.out" 2>"$OUT/$1.valgrind.log"
   sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$OUT/$1.valgrind.log"
 }
@@ -97,8 +97,9 @@ for n in $SHARDS; do
   ins=$(run "$n/shard" "$d/shard.o")
   same=""
   cmp -s "$OUT/serial.out" "$d/shard.out" || { same=" DIFFERENT"; status=1; }
-  python3 "$here/attribute.py" profile "$OUT/serial.callgrind" "$d/shard.callgrind" --top 15 \
-    >"$d/report.txt"
+  { python3 "$here/attribute.py" profile "$OUT/serial.callgrind" "$d/shard.callgrind" --top 15
+    python3 "$here/attribute.py" stack "$OUT/serial.callgrind" "$OUT/serial.bin" \
+      "$d/shard.callgrind" "$d/shard.bin" --top 8 --llvm-bindir "$bindir"; } >"$d/report.txt"
   awk -v n="${n/#0/auto}" -v i="$ins" -v b="$base" -v t="$(text "$d/shard.o")" -v bt="$base_text" \
     -v s="$same" 'BEGIN {printf "| %s | %.4fx | %+.2f%% |%s\n", n, i / b, 100 * (t / bt - 1), s}'
 done

@@ -15,6 +15,7 @@
 # `valgrind --tool=callgrind` (OUT/serial.callgrind, OUT/shard.callgrind). It prints
 #   - the summary line: workload instructions, .text and `size`'s text column, shard against serial;
 #   - bench/attribute.py profile: self instructions per function, sorted by |difference|;
+#   - bench/attribute.py stack: of the largest differences, how much is stack traffic (spills);
 #   - bench/attribute.py size: bytes per section and per function;
 #   - with --inline-of NAME, bench/attribute.py inline: the inliner's decisions inside function NAME,
 #     serial against the shard that owns NAME, from -Rpass=inline -Rpass-missed=inline remarks
@@ -111,10 +112,11 @@ inline_remarks() {
     for b in serial shard; do
       # shellcheck disable=SC2086
       "$CLANG" "$OUT/workload.o" "$OUT/$b.o" $LIBS -o "$OUT/workload-$b"
-      if [[ $b == shard || ! -f $OUT/serial.callgrind ]]; then
+      # (A profile kept from before the stack table has no instruction addresses.)
+      if [[ $b == shard ]] || ! grep -qs '^positions: instr' "$OUT/serial.callgrind"; then
         log "$b: callgrind"
-        valgrind --tool=callgrind --callgrind-out-file="$OUT/$b.callgrind" "$OUT/workload-$b" \
-          >"$OUT/$b.out" 2>"$OUT/$b.valgrind.log"
+        valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file="$OUT/$b.callgrind" \
+          "$OUT/workload-$b" >"$OUT/$b.out" 2>"$OUT/$b.valgrind.log"
       else
         "$OUT/workload-$b" >"$OUT/$b.out"
       fi
@@ -124,6 +126,8 @@ inline_remarks() {
     py summary "$OUT/serial.callgrind" "$OUT/shard.callgrind" "$OUT/serial.o" "$OUT/shard.o"
     echo
     py profile "$OUT/serial.callgrind" "$OUT/shard.callgrind" --top "$TOP" $CLONES
+    py stack "$OUT/serial.callgrind" "$OUT/workload-serial" "$OUT/shard.callgrind" \
+      "$OUT/workload-shard" --top 8 $CLONES
   fi
   py size "$OUT/serial.o" "$OUT/shard.o" --top "$TOP" $CLONES
   if [[ -n $INLINE_OF ]] && inline_remarks; then

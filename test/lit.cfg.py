@@ -48,6 +48,8 @@ if shutil.which("ninja", path=config.environment["PATH"]):
     config.available_features.add("ninja")
 if shutil.which("ccache", path=config.environment["PATH"]):
     config.available_features.add("ccache")
+if shutil.which("valgrind", path=config.environment["PATH"]):
+    config.available_features.add("valgrind")
 if config.sqlite_c and os.path.exists(config.sqlite_c):
     config.available_features.add("sqlite")
     config.substitutions.append(("%sqlite3_c", config.sqlite_c))
