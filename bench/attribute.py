@@ -32,8 +32,8 @@ classes: where a size difference comes from. Sections by kind (the name up to it
   have the same size in NEW (a measure of how closely NEW's inlining follows BASE's).
 stack: whether a function's difference in self instructions is register allocation. From profiles
   recorded with `--dump-instr=yes` and the programs that ran (x86-64), per function of the --top largest
-  differences: self instructions and, of them, those that address the stack (`%rsp`/`%rbp`: spills,
-  reloads, locals) in each build. Where most of a function's difference is stack traffic, the code
+  differences: self instructions and, of them, those that address the stack (through `%rsp`, or `%rbp`
+  where a function makes it its frame pointer: spills, reloads, locals) in each build. Where most of a function's difference is stack traffic, the code
   does the same work with values kept in memory instead of registers: the register allocator of a
   large function answering a small difference in its IR, not a call left or a fold missed.
 
@@ -134,13 +134,31 @@ def read_instr_profile(path, clones):
 
 
 def stack_instructions(binary, bindir):
-    """The addresses of the instructions of BINARY that address the stack."""
+    """The addresses of the instructions of BINARY that address the stack: through %rsp, or
+    through %rbp in a function that makes it its frame pointer (elsewhere %rbp is one more
+    register, and what it addresses need not be the stack)."""
     out = run([tool(bindir, "llvm-objdump"), "-d", "--no-show-raw-insn", binary])
     found = set()
+    frame = False  # the current function set %rbp from %rsp
+    rbp = []       # its instructions that address through %rbp
     for line in out.splitlines():
+        if line.endswith(">:"):  # the next function
+            if frame:
+                found.update(rbp)
+            frame, rbp = False, []
+            continue
         m = re.match(r"\s*([0-9a-f]+):\s+(.*)$", line)
-        if m and ("(%rsp" in m.group(2) or "(%rbp" in m.group(2)):
+        if not m:
+            continue
+        text = m.group(2)
+        if re.match(r"movq?\s+%rsp,\s*%rbp$", text):
+            frame = True
+        if "(%rsp" in text:
             found.add(int(m.group(1), 16))
+        elif "(%rbp" in text:
+            rbp.append(int(m.group(1), 16))
+    if frame:
+        found.update(rbp)
     return found
 
 
