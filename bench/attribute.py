@@ -32,10 +32,12 @@ classes: where a size difference comes from. Sections by kind (the name up to it
   have the same size in NEW (a measure of how closely NEW's inlining follows BASE's).
 stack: whether a function's difference in self instructions is register allocation. From profiles
   recorded with `--dump-instr=yes` and the programs that ran (x86-64), per function of the --top largest
-  differences: self instructions and, of them, those that address the stack (through `%rsp`, or `%rbp`
-  where a function makes it its frame pointer: spills, reloads, locals) in each build. Where most of a function's difference is stack traffic, the code
-  does the same work with values kept in memory instead of registers: the register allocator of a
-  large function answering a small difference in its IR, not a call left or a fold missed.
+  differences: self instructions and, of them, those that address the stack (through `%rsp`, or
+  `%rbp` where a function makes it its frame pointer: spills, reloads, locals) in each build, in
+  the program's own code (a library's instructions count as not the stack). Where most of a
+  function's difference is stack traffic, the code does the same work with values kept in memory
+  instead of registers: the register allocator of a large function answering a small difference
+  in its IR, not a call left or a fold missed.
 
 Names are folded back to the input's names before comparing: a promoted local `NAME.shard.<hash>` is NAME
 (the driver already renames them back after linking; a shard's own object still has them), and a private
@@ -66,16 +68,17 @@ def fold(name, clones):
 
 
 def self_costs(path, clones):
-    """The self costs of a callgrind profile, one (function, instruction address or None, Ir) per
-    cost line (a call's inclusive cost is the callee's, not the caller's own), the profile's
-    total (None when it states none) and whether it records instruction addresses."""
+    """The self costs of a callgrind profile, one (function, object, instruction address or None,
+    Ir) per cost line (a call's inclusive cost is the callee's, not the caller's own), the
+    profile's total (None when it states none) and whether it records instruction addresses."""
     names = {}  # compressed id -> name, for fn= / cfn=
+    objects = {}  # the same for ob= / cob=, which number their own
     rows = []
     events = ["Ir"]
     npos = 1
     instr = False
     addr = 0
-    current = None
+    current = obj = None
     skip_next = False
     total = None
     with open(path, errors="replace") as f:
@@ -85,19 +88,26 @@ def self_costs(path, clones):
             c = line[0]
             if c.isdigit() or c in "+-*":
                 parts = line.split()
-                if instr:  # absolute, relative (+N, -N) or the same (*) as the line before
+                if instr:  # absolute, relative to the line before (+N, -N) or the same (*)
                     p = parts[0]
-                    addr = int(p, 16) if p.startswith("0x") else addr + int(p) if p[0] in "+-" else addr
+                    if p.startswith("0x"):
+                        addr = int(p, 16)
+                    elif p[0] in "+-":
+                        addr += int(p)
                 if skip_next:
                     skip_next = False
                 elif current is not None and len(parts) > npos:
-                    rows.append((current, addr if instr else None, int(parts[npos])))
+                    rows.append((current, obj, addr if instr else None, int(parts[npos])))
                 continue
             key, _, value = line.rstrip("\n").partition("=")
             if key == "fn":
                 current = fold(resolve(names, value), clones)
             elif key == "cfn":
                 resolve(names, value)
+            elif key == "ob":
+                obj = resolve(objects, value)
+            elif key == "cob":
+                resolve(objects, value)
             elif key == "calls":
                 skip_next = True
             elif line.startswith("events:"):
@@ -116,20 +126,22 @@ def read_callgrind(path, clones):
     """Self Ir per folded function name, and the profile's total."""
     rows, total, _ = self_costs(path, clones)
     cost = {}
-    for fn, _, ir in rows:
+    for fn, _, _, ir in rows:
         cost[fn] = cost.get(fn, 0) + ir
     return cost, sum(cost.values()) if total is None else total
 
 
-def read_instr_profile(path, clones):
-    """Self Ir per folded function name and instruction address."""
+def read_instr_profile(path, binary, clones):
+    """Self Ir per folded function name and, for the code of BINARY (not the libraries it ran
+    with, whose addresses are their own), per instruction address."""
     rows, _, instr = self_costs(path, clones)
     if not instr:
         sys.exit(f"attribute: {path}: no instruction addresses (record it with --dump-instr=yes)")
     cost = {}
-    for fn, addr, ir in rows:
+    for fn, obj, addr, ir in rows:
         by_addr = cost.setdefault(fn, {})
-        by_addr[addr] = by_addr.get(addr, 0) + ir
+        key = addr if obj and os.path.basename(obj) == os.path.basename(binary) else None
+        by_addr[key] = by_addr.get(key, 0) + ir
     return cost
 
 
@@ -163,11 +175,16 @@ def stack_instructions(binary, bindir):
 
 
 def stack_table(files, bindir, clones, top):
-    (pb, bb), (pn, bn) = ((read_instr_profile(p, clones), stack_instructions(b, bindir))
+    (pb, bb), (pn, bn) = ((read_instr_profile(p, b, clones), stack_instructions(b, bindir))
                           for p, b in (files[:2], files[2:]))
+
     def counts(prof, stack, name):
         by_addr = prof.get(name, {})
         return sum(by_addr.values()), sum(c for a, c in by_addr.items() if a in stack)
+
+    def share(k, s):
+        return f"{k * 100 / s:.1f}%" if s else "-"
+
     rows = []
     for name in set(pb) | set(pn):
         (sb, kb), (sn, kn) = counts(pb, bb, name), counts(pn, bn, name)
@@ -177,8 +194,8 @@ def stack_table(files, bindir, clones, top):
     print("## stack traffic per function: self instructions, and those that address the stack")
     print(f"{'difference':>14} {'of it stack':>14} {'base':>14} {'stack':>6} {'new':>14} {'stack':>6}  name")
     for name, sb, kb, sn, kn in rows[:top]:
-        share = lambda k, s: f"{k * 100 / s:.1f}%" if s else "-"
-        print(f"{sn - sb:>+14,} {kn - kb:>+14,} {sb:>14,} {share(kb, sb):>6} {sn:>14,} {share(kn, sn):>6}  {name}")
+        print(f"{sn - sb:>+14,} {kn - kb:>+14,} {sb:>14,} {share(kb, sb):>6} {sn:>14,} "
+              f"{share(kn, sn):>6}  {name}")
     print()
 
 

@@ -15,9 +15,9 @@
 # Prints one row per count: the workload's instructions against serial, `size`'s text column
 # against serial; the top of bench/attribute.py's per-function difference and its stack table
 # (how much of it is stack traffic) go to DIR/N/report.txt. The interpreter's output must be the
-# same with both objects (else the row says DIFFERENT and the exit status is 1). The counts repeat within a few hundred instructions
-# (the paths and environment). Shard count 0 is the automatic one. DIR defaults to a temporary
-# directory, removed at exit.
+# same with both objects (else the row says DIFFERENT and the exit status is 1). The counts
+# repeat within a few hundred instructions (the paths and environment). Shard count 0 is the
+# automatic one. DIR defaults to a temporary directory, removed at exit.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 NAME=${1:-}
