@@ -137,10 +137,11 @@ def read_instr_profile(path, binary, clones):
     rows, _, instr = self_costs(path, clones)
     if not instr:
         sys.exit(f"attribute: {path}: no instruction addresses (record it with --dump-instr=yes)")
+    own = os.path.basename(binary)
     cost = {}
     for fn, obj, addr, ir in rows:
         by_addr = cost.setdefault(fn, {})
-        key = addr if obj and os.path.basename(obj) == os.path.basename(binary) else None
+        key = addr if obj and os.path.basename(obj) == own else None
         by_addr[key] = by_addr.get(key, 0) + ir
     return cost
 
