@@ -128,6 +128,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
                                    {"import-size", &Lim.ImportSize},
                                    {"dup-cost", &Lim.DupCost},
                                    {"import-depth", &Lim.Depth},
+                                   {"chain-cost", &Lim.ChainCost},
                                    {"parts", &Opts.Parts},
                                    {"tiny-cost", &Lim.TinyCost},
                                    {"tiny-size", &Lim.TinySize},
@@ -183,7 +184,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
     if (It == Numbers.end())
       return badParam("shard-split", Param,
                       "expected dir=PATH, memory, import-cost=N, local-import-cost=N, "
-                      "import-size=N, dup-cost=N, import-depth=N, tiny-cost=N, tiny-size=N, "
+                      "import-size=N, dup-cost=N, import-depth=N, chain-cost=N, tiny-cost=N, "
+                      "tiny-size=N, "
                       "decl-size=N, last-call-size=N, hot-import-cost=N, const-bytes=N, parts=N, "
                       "part=N, notify=FD, "
                       "presimplify=L, presimplify-depth=N, threads=N, quick-exit, verify, "

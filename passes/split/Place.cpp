@@ -28,7 +28,12 @@ namespace split {
 /// functions, at any cost) and the input's own available_externally definitions (C++
 /// extern templates such as std::string's members, which the serial build has every one
 /// of) are followed at any depth, and a tiny or inline function adds no depth: what a
-/// wrapper refers to is copied or imported as if its caller referred to it.
+/// wrapper refers to is copied or imported as if its caller referred to it. Past the
+/// depth, what an import calls is imported too while the chain of imports that reached it
+/// costs up to Lim.ChainCost in all, none of them linkonce (C's layered APIs, such as
+/// Duktape's duk_require_string -> duk_require_lstring -> duk_get_lstring -> duk_get_tval,
+/// which the serial inliner folds into their caller one after the other; C++'s inline
+/// functions nest far deeper, and the tiny ones already go at any depth).
 void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector<uint8_t> &Placed) {
   Placed.assign(L.Defs.size(), NotHere);
   // Discardable groups reach one level deeper than imports: past that, their owner
@@ -51,6 +56,12 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector
   auto Hinted = [&](uint32_t R) {
     const auto *F = dyn_cast<Function>(L.Defs[R]);
     return F && F->hasFnAttribute(Attribute::InlineHint) && L.Cost[R] <= importLimit(*F, Lim);
+  };
+  // The cost of the chain of imports that placed each import (ChainCost).
+  std::vector<uint64_t> Chain(L.Defs.size(), 0);
+  auto Chained = [&](uint32_t I, uint32_t R) {
+    return Lim.ChainCost && Placed[I] == Import && !L.Defs[I]->hasLinkOnceLinkage() &&
+           !L.Defs[R]->hasLinkOnceLinkage() && Chain[I] + L.Cost[R] <= Lim.ChainCost;
   };
   for (unsigned D = 0; D < Level.size(); ++D) {
     for (size_t K = 0; K < Level[D].size(); ++K) { // grows while we walk it
@@ -89,8 +100,10 @@ void placeShard(const Layout &L, const SplitLimits &Lim, unsigned S, std::vector
           Placed[R] = Dup;
           Level[D].push_back(R);
         } else if (((Lim.ImportCost && L.Defs[R]->hasAvailableExternallyLinkage()) ||
-                    (L.Import[R] && (D < Lim.Depth || Tiny(R))) || (L.HotImport[R] && Hot(R))) &&
+                    (L.Import[R] && (D < Lim.Depth || Tiny(R) || Chained(I, R))) ||
+                    (L.HotImport[R] && Hot(R))) &&
                    Called(R)) {
+          Chain[R] = (Placed[I] == Import ? Chain[I] : 0) + L.Cost[R];
           Next(R, Import);
         }
       }

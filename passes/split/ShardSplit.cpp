@@ -202,6 +202,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";dup-cost=" << Lim.DupCost;
   if (Lim.Depth != D.Limits.Depth)
     OS << ";import-depth=" << Lim.Depth;
+  if (Lim.ChainCost != D.Limits.ChainCost)
+    OS << ";chain-cost=" << Lim.ChainCost;
   if (Lim.TinyCost != D.Limits.TinyCost)
     OS << ";tiny-cost=" << Lim.TinyCost;
   if (Lim.TinySize != D.Limits.TinySize)
