@@ -21,7 +21,6 @@ NUM = r"([\d.]+) \(\s*[\d.]+%\)"
 ROW_RE = re.compile(r"^\s+" + NUM + r"((?:\s+" + NUM + r")+)\s+(\S.*)$")
 LINKAGES = ("private", "internal", "available_externally", "linkonce", "weak", "linkonce_odr",
             "weak_odr", "external", "extern_weak", "common", "appending")
-DEFINE_RE = re.compile(r"^define\s+(\w+)?")
 
 
 def sections(path):
@@ -75,8 +74,7 @@ def definitions(bindir, path):
                          capture_output=True, text=True).stdout
     count = collections.Counter()
     for line in dis.splitlines():
-        m = DEFINE_RE.match(line)
-        if m:
+        if line.startswith("define "):
             words = line.split()[1:5]
             linkage = next((w for w in words if w in LINKAGES), "external")
             count[linkage + (" hidden" if "hidden" in words else "")] += 1

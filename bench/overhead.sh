@@ -56,8 +56,9 @@ split=$(grep -m1 "^$bindir/opt " "$OUT/shard.log") ||
   { echo "overhead.sh: error: no split command in $OUT/shard.log" >&2; exit 1; }
 read -ra cmd <<< "$split"
 for i in "${!cmd[@]}"; do
-  [[ ${cmd[i]} == -passes=* ]] &&
+  if [[ ${cmd[i]} == -passes=* ]]; then
     cmd[i]=$(sed "s|;notify=[0-9]*||; s|;quick-exit||; s|dir=[^;>]*|dir=$OUT/split|" <<< "${cmd[i]}")
+  fi
 done
 "${run[@]}" "${cmd[@]}" -time-passes 2> "$OUT/split.time"
 
