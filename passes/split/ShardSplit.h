@@ -26,9 +26,9 @@ struct SplitLimits {
                                   // and import-reached's) only of those one function calls
                                   // (faithfulCopy; no-dup-one-caller: docs/measurements.md)
   unsigned Depth = 1;             // import what imports refer to, this many levels deep
-  unsigned ChainCost = 0;         // past Depth, import what a (not linkonce) import calls while
+  unsigned ChainCost = 225;       // past Depth, import what a (not linkonce) import calls while
                                   // the chain of such imports costs up to this in all (0: off;
-                                  // placeShard; off: docs/measurements.md)
+                                  // placeShard)
   unsigned TinyCost = 30;         // copy or import definitions up to this cost at any depth,
                                   // and count no depth for such functions (wrappers)
   unsigned TinySize = 0;          // and functions up to this inlineSize (0: off; docs/passes.md)

@@ -6,16 +6,16 @@
 ; inlined into @imp's simplified body; with 1 only @deep, with 0 neither. They stay shard 1's
 ; own, unsimplified there (they are not imported or copied anywhere).
 ; RUN: rm -rf %t && mkdir %t %t.1 %t.0
-; RUN: %opt-shard -passes='shard-split<dir=%t;presimplify=2;presimplify-depth=2>' -disable-output %s
-; RUN: %opt-shard -passes='shard-split<dir=%t.1;presimplify=2;presimplify-depth=1>' -disable-output %s
-; RUN: %opt-shard -passes='shard-split<dir=%t.0;presimplify=2>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t;chain-cost=0;presimplify=2;presimplify-depth=2>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t.1;chain-cost=0;presimplify=2;presimplify-depth=1>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t.0;chain-cost=0;presimplify=2>' -disable-output %s
 ; RUN: opt -passes=verify -disable-output %t/shard.0.bc
 ; RUN: llvm-dis %t/shard.0.bc -o - | FileCheck --check-prefix=D2 %s
 ; RUN: llvm-dis %t.1/shard.0.bc -o - | FileCheck --check-prefix=D1 %s
 ; RUN: llvm-dis %t.0/shard.0.bc -o - | FileCheck --check-prefix=D0 %s
 ; RUN: llvm-dis %t/shard.1.bc -o - | FileCheck --check-prefix=OWNER %s
 ; RUN: %opt-shard -passes='shard-split<dir=%t;presimplify=2;presimplify-depth=1>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s
-; RUN: not %opt-shard -passes='shard-split<dir=%t;presimplify-depth=17>' -disable-output %s 2>&1 | FileCheck --check-prefix=BAD %s
+; RUN: not %opt-shard -passes='shard-split<dir=%t;chain-cost=0;presimplify-depth=17>' -disable-output %s 2>&1 | FileCheck --check-prefix=BAD %s
 
 ; D2: define available_externally i32 @imp(i32 %x) #[[PRE:[0-9]+]] {
 ; D2-NOT: call

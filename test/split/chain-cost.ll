@@ -1,22 +1,23 @@
-; shard-split<chain-cost=N> (0, off, by default: docs/passes.md): past import-depth, what an
+; shard-split<chain-cost=N> (225 by default, 0: off; docs/passes.md): past import-depth, what an
 ; import calls is imported too while the chain of imports that reached it costs up to N in
 ; all, none of them linkonce. C libraries layer their APIs (Duktape's duk_to_string ->
 ; duk_require_string -> duk_require_lstring -> duk_get_lstring -> duk_get_tval): the
 ; serial inliner folds each into the one above, and into the caller; a shard that stopped at
 ; the import depth kept a call to duk_get_lstring in the interpreter's hot path.
 ;
-; With chain-cost=225: @top (shard 0) calls @req_string (tiny, cost 17: no depth), which
+; By default (225): @top (shard 0) calls @req_string (tiny, cost 17: no depth), which
 ; calls @req_lstring (40: depth 1, chain 57), @get_lstring (74: chain 131), @get_tval (82:
 ; chain 213), @deep (100: chain 313, over 225: declared). @get_tval also calls @lo, a
-; linkonce_odr function outside any comdat (cost 40): not followed. Off, the split stops at
+; linkonce_odr function outside any comdat (cost 40): not followed. With 0, the split stops at
 ; import-depth: @req_lstring imported, @get_lstring declared. The costs are pinned
 ; (!shard.cost), the bodies stand-ins: import-size=0 leaves the imports to the costs.
 ; RUN: rm -rf %t && mkdir -p %t/on %t/off
-; RUN: %opt-shard -passes='shard-split<dir=%t/on;import-size=0;chain-cost=225>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t/on;import-size=0>' -disable-output %s
 ; RUN: llvm-dis %t/on/shard.0.bc -o - | FileCheck --check-prefix=ON --implicit-check-not=define %s
 ; RUN: opt -passes=verify -disable-output %t/on/shard.0.bc
-; RUN: %opt-shard -passes='shard-split<dir=%t/off;import-size=0>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t/off;import-size=0;chain-cost=0>' -disable-output %s
 ; RUN: llvm-dis %t/off/shard.0.bc -o - | FileCheck --check-prefix=OFF --implicit-check-not=define %s
+; RUN: %opt-shard -passes='shard-split<dir=%t/on;chain-cost=0>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE0 %s
 ; RUN: %opt-shard -passes='shard-split<dir=%t/on;chain-cost=100>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s
 ; RUN: %opt-shard -passes='shard-split<dir=%t/on>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=DEFAULT-PIPE %s
 ; RUN: not %opt-shard -passes='shard-split<dir=%t/on;chain-cost=x>' -disable-output %s 2>&1 | FileCheck --check-prefix=BAD %s
@@ -35,6 +36,7 @@
 ; OFF: declare i32 @get_lstring(
 
 ; PIPE: shard-split<dir={{.*}};chain-cost=100>
+; PIPE0: shard-split<dir={{.*}};chain-cost=0>
 ; DEFAULT-PIPE-NOT: ;chain-cost=
 ; BAD: chain-cost=x{{.*}}expected a non-negative integer
 

@@ -16,14 +16,14 @@
 ; The plan puts @a and @ae in shard 0, the rest in shard 1 (the chain follows @b, which
 ; calls @t1 twice).
 ; RUN: rm -rf %t && mkdir -p %t/d %t/t0 %t/i0
-; RUN: %opt-shard -passes='shard-partition<shards=2>,shard-split<dir=%t/d>' -disable-output %s
+; RUN: %opt-shard -passes='shard-partition<shards=2>,shard-split<dir=%t/d;chain-cost=0>' -disable-output %s
 ; RUN: llvm-dis %t/d/shard.0.bc -o - | FileCheck %s --check-prefix=DEFAULT
 ; RUN: FileCheck %s --check-prefix=MAN < %t/d/manifest
-; RUN: %opt-shard -passes='shard-partition<shards=2>,shard-split<dir=%t/t0;tiny-cost=0>' -disable-output %s
+; RUN: %opt-shard -passes='shard-partition<shards=2>,shard-split<dir=%t/t0;chain-cost=0;tiny-cost=0>' -disable-output %s
 ; RUN: llvm-dis %t/t0/shard.0.bc -o - | FileCheck %s --check-prefix=TINY0-ODR
-; RUN: %opt-shard -passes='shard-partition<shards=2>,shard-split<dir=%t/t0;tiny-cost=0;no-odr-copies>' -disable-output %s
+; RUN: %opt-shard -passes='shard-partition<shards=2>,shard-split<dir=%t/t0;chain-cost=0;tiny-cost=0;no-odr-copies>' -disable-output %s
 ; RUN: llvm-dis %t/t0/shard.0.bc -o - | FileCheck %s --check-prefix=TINY0
-; RUN: %opt-shard -passes='shard-partition<shards=2>,shard-split<dir=%t/i0;import-cost=0>' -disable-output %s
+; RUN: %opt-shard -passes='shard-partition<shards=2>,shard-split<dir=%t/i0;chain-cost=0;import-cost=0>' -disable-output %s
 ; RUN: llvm-dis %t/i0/shard.0.bc -o - | FileCheck %s --check-prefix=IMPORT0
 ; RUN: %opt-shard -passes='shard-split<dir=%t;tiny-cost=12>' -print-pipeline-passes -disable-output %s | FileCheck %s --check-prefix=PIPE
 

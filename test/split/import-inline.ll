@@ -6,7 +6,7 @@
 ; 2.4% more instructions at 7 shards. Here @a imports @inl (cost 60, inlinehint) and, at the
 ; same depth 1, @fb (100); @b imports @plain (60, no hint) but only declares its callee @fb2.
 ; RUN: rm -rf %t && mkdir %t
-; RUN: %opt-shard -passes='shard-partition<shards=3;place=graph>,print<shard-plan>,shard-split<dir=%t>' \
+; RUN: %opt-shard -passes='shard-partition<shards=3;place=graph>,print<shard-plan>,shard-split<dir=%t;chain-cost=0>' \
 ; RUN:   -disable-output %s 2>&1 | FileCheck --check-prefix=PLAN %s
 ; RUN: llvm-dis %t/shard.0.bc -o - | FileCheck --check-prefix=S0 --implicit-check-not=define --implicit-check-not=declare %s
 ; RUN: llvm-dis %t/shard.1.bc -o - | FileCheck --check-prefix=S1 --implicit-check-not=define --implicit-check-not=declare %s

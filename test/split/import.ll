@@ -6,14 +6,14 @@
 ; each, owner included, which the manifest lists as grouped; what exceeds the limits is only
 ; declared. import-cost=0;dup-cost=0;const-bytes=0 turns all of it off.
 ; RUN: rm -rf %t && mkdir %t
-; RUN: %opt-shard -passes='shard-partition<shards=2;place=graph>,shard-split<dir=%t>' -disable-output %s
+; RUN: %opt-shard -passes='shard-partition<shards=2;place=graph>,shard-split<dir=%t;chain-cost=0>' -disable-output %s
 ; RUN: llvm-dis %t/shard.1.bc -o - | FileCheck --check-prefix=S1 %s
 ; RUN: llvm-dis %t/shard.0.bc -o - | FileCheck --check-prefix=S0 %s
 ; RUN: opt -passes=verify -disable-output %t/shard.0.bc
 ; RUN: opt -passes=verify -disable-output %t/shard.1.bc
 ; RUN: FileCheck --check-prefix=MAN %s < %t/manifest
 ; RUN: rm -rf %t.off && mkdir %t.off
-; RUN: %opt-shard -passes='shard-partition<shards=2;place=graph>,shard-split<dir=%t.off;import-cost=0;dup-cost=0;const-bytes=0>' -disable-output %s
+; RUN: %opt-shard -passes='shard-partition<shards=2;place=graph>,shard-split<dir=%t.off;chain-cost=0;import-cost=0;dup-cost=0;const-bytes=0>' -disable-output %s
 ; RUN: llvm-dis %t.off/shard.1.bc -o - | FileCheck --check-prefix=OFF %s
 ; RUN: %opt-shard -passes='shard-split<dir=%t;import-cost=7;dup-cost=3;import-depth=2;const-bytes=9>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s
 ; PIPE: shard-split<dir={{.*}};import-cost=7;dup-cost=3;import-depth=2;const-bytes=9>

@@ -17,13 +17,13 @@
 ; The costs are pinned (!shard.cost), the bodies stand-ins: import-size=0 leaves the imports
 ; to the costs.
 ; RUN: rm -rf %t && mkdir %t %t.off
-; RUN: %opt-shard -passes='shard-split<dir=%t;import-size=0>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t;chain-cost=0;import-size=0>' -disable-output %s
 ; RUN: llvm-dis %t/shard.0.bc -o - | FileCheck --check-prefix=S0 --implicit-check-not=define --implicit-check-not=declare %s
 ; RUN: llvm-dis %t/shard.1.bc -o - | FileCheck --check-prefix=S1 --implicit-check-not=define --implicit-check-not=declare %s
 ; RUN: opt -passes=verify -disable-output %t/shard.0.bc
 ; RUN: opt -passes=verify -disable-output %t/shard.1.bc
 ; RUN: FileCheck --check-prefix=MAN --implicit-check-not=promoted --implicit-check-not=grouped %s < %t/manifest
-; RUN: %opt-shard -passes='shard-split<dir=%t.off;import-size=0;no-share-locals>' -disable-output %s
+; RUN: %opt-shard -passes='shard-split<dir=%t.off;chain-cost=0;import-size=0;no-share-locals>' -disable-output %s
 ; RUN: llvm-dis %t.off/shard.0.bc -o - | FileCheck --check-prefix=OFF0 %s
 ; RUN: FileCheck --check-prefix=OFF-MAN --implicit-check-not=grouped %s < %t.off/manifest
 ; RUN: %opt-shard -passes='shard-split<dir=%t;no-share-locals>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s
