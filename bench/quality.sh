@@ -3,14 +3,15 @@
 #
 #   bench/quality.sh --input IR.bc [--shards N] [--presimplify] [--shard-args 'ARGS'] [--out DIR]
 #                    [--build DIR] [--libs 'LIBS'] [--no-workload] [--top N] [--fold-clones] [--opt L]
-#                    [--inline-of NAME]
+#                    [--inline-of NAME] [--workload FILE.c]
 #
 # Builds IR.bc (pre-optimisation IR: `clang -O2 -Xclang -disable-llvm-passes -emit-llvm -c`) twice, at
 # -O<L> (--opt L, 0 to 3, default 2; make the IR with the same -O<L>):
 #   serial  clang -O<L> -c IR.bc -o OUT/serial.o   (kept, and reused while IR.bc, L and clang are the same)
 #   shard   BUILD/bin/shard -j2 -O<L> --no-cache [--shards N] [--presimplify] [ARGS] -o OUT/shard.o IR.bc
 #           (with --keep-temps OUT/temps: the shards' bitcode and objects stay for a closer look)
-# then, unless --no-workload, links bench/workload.c with each (sqlite3.h from bench/fetch-sqlite.sh's
+# then, unless --no-workload, links bench/workload.c (or --workload FILE.c: bench/speedtest.c is
+# a second SQLite workload, of another shape) with each (sqlite3.h from bench/fetch-sqlite.sh's
 # cache, LIBS default '-lm -lpthread -ldl'), checks that both print the same, and profiles both with
 # `valgrind --tool=callgrind` (OUT/serial.callgrind, OUT/shard.callgrind). It prints
 #   - the summary line: workload instructions, .text and `size`'s text column, shard against serial;
@@ -27,7 +28,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 
 INPUT= SHARDS= PRE=0 ARGS= OUT=$root/build/quality BUILD=$root/build LIBS='-lm -lpthread -ldl'
-WORKLOAD=1 TOP=25 CLONES= OPT=2 INLINE_OF=
+WORKLOAD=1 TOP=25 CLONES= OPT=2 INLINE_OF= PROGRAM=$here/workload.c
 while (($#)); do
   case $1 in
     --input) INPUT=$2; shift ;;
@@ -38,6 +39,7 @@ while (($#)); do
     --build) BUILD=$2; shift ;;
     --libs) LIBS=$2; shift ;;
     --no-workload) WORKLOAD=0 ;;
+    --workload) PROGRAM=$2; shift ;;
     --top) TOP=$2; shift ;;
     --fold-clones) CLONES=--fold-clones ;;
     --opt) OPT=$2; shift ;;
@@ -108,7 +110,11 @@ inline_remarks() {
   grep -iE 'phase|split' "$OUT/shard.log" | head -5 || true
   if [[ $WORKLOAD == 1 ]]; then
     inc=$(dirname "$("$here/fetch-sqlite.sh" --cached)")
-    "$CLANG" -O2 -I"$inc" -c "$here/workload.c" -o "$OUT/workload.o"
+    "$CLANG" -O2 -I"$inc" -c "$PROGRAM" -o "$OUT/workload.o"
+    # The serial profile kept is of one program: another one's is made again.
+    program=$(basename "$PROGRAM") sum=$(cksum <"$PROGRAM")
+    [[ "$(cat "$OUT/serial.program" 2>/dev/null)" == "$program $sum" ]] || rm -f "$OUT/serial.callgrind"
+    echo "$program $sum" >"$OUT/serial.program"
     for b in serial shard; do
       # shellcheck disable=SC2086
       "$CLANG" "$OUT/workload.o" "$OUT/$b.o" $LIBS -o "$OUT/workload-$b"

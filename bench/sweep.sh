@@ -3,6 +3,7 @@
 #
 #   bench/sweep.sh --input IR.bc [--counts '2 3 ... 16 24 32 48 64'] [--presimplify]
 #                  [--out DIR] [--build DIR] [--shard-args 'ARGS'] [--no-workload] [--inline-of NAME]
+#                  [--workload FILE.c]
 #
 # For each count N, runs bench/quality.sh --shards N into DIR/N (the serial object and its
 # callgrind profile are built once, in DIR/serial, and reused) and appends to DIR/sweep.tsv
@@ -22,7 +23,7 @@ while (($#)); do
     --out) OUT=$2; shift ;;
     --presimplify | --no-workload) QARGS+=("$1") ;;
     --build) BUILD=$2; QARGS+=("$1" "$2"); shift ;;
-    --shard-args | --inline-of) QARGS+=("$1" "$2"); shift ;;
+    --shard-args | --inline-of | --workload) QARGS+=("$1" "$2"); shift ;;
     -h | --help) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "sweep: unknown option $1" >&2; exit 2 ;;
   esac
@@ -50,11 +51,11 @@ for n in $COUNTS; do
   d=$OUT/$n
   mkdir -p "$d"
   # The serial build and profile, shared by every count.
-  for f in serial.o serial.key serial.time serial.callgrind serial.remarks serial.remarks.key; do
+  for f in serial.o serial.key serial.time serial.callgrind serial.program serial.remarks serial.remarks.key; do
     [[ ! -f $OUT/serial/$f ]] || cp -p "$OUT/serial/$f" "$d/$f"
   done
   "$here/quality.sh" --input "$INPUT" --shards "$n" --out "$d" --top 10 "${QARGS[@]}" >"$d/quality.log" 2>&1
-  for f in serial.o serial.key serial.time serial.callgrind serial.remarks serial.remarks.key; do
+  for f in serial.o serial.key serial.time serial.callgrind serial.program serial.remarks serial.remarks.key; do
     [[ ! -f $d/$f ]] || cp -p "$d/$f" "$OUT/serial/$f"
   done
   r=$d/report.txt

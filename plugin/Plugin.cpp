@@ -28,6 +28,7 @@
 #include "presimplify/Presimplify.h"
 #include "profile/ProfileGen.h"
 #include "profile/ProfileUse.h"
+#include "split/Exact.h"
 #include "split/ShardSplit.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -177,6 +178,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       return (Lim.ShareLocals = Key == "share-locals"), true;
     if ((Key == "dup-one-caller" || Key == "no-dup-one-caller") && Value.empty())
       return (Lim.DupOneCaller = Key == "dup-one-caller"), true;
+    if ((Key == "exact-copies" || Key == "no-exact-copies") && Value.empty())
+      return (Lim.ExactCopies = Key == "exact-copies"), true;
     if (Key == "presimplify")
       return (!Value.getAsInteger(10, Opts.Presimplify) && Opts.Presimplify <= 3) ||
              badParam("shard-split", Param, "expected an optimisation level from 0 to 3");
@@ -191,7 +194,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
                       "presimplify=L, presimplify-depth=N, threads=N, quick-exit, verify, "
                       "copy-bodies, sink-locals, single-caller, no-odr-copies, no-import-reached, "
                       "no-read-only-locals, no-dup-one-caller, no-share-locals, no-serial-scc, "
-                      "serial-view or no-import-callees");
+                      "serial-view, no-import-callees or no-exact-copies");
     if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16) ||
         (Key == "presimplify-depth" && Opts.PresimplifyDepth > 16))
       return badParam("shard-split", Param,
@@ -329,6 +332,7 @@ void shard::registerPlugin(PassBuilder &PB) {
   }
   PB.registerPipelineParsingCallback(parseModulePass);
   shard::registerShardSkips(PB);
+  shard::registerExactCopies(PB);
   // OptimizerEarly: after the inliner and the function simplification pipeline,
   // before the loop vectoriser (LLVM 20 added the LTO phase argument).
 #if LLVM_VERSION_MAJOR >= 20

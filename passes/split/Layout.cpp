@@ -253,6 +253,7 @@ void indexDefinitions(Module &M, const Plan &P, Layout &L) {
     L.Size.push_back(F ? inlineSize(*F) : 0);
     L.BlocksTaken.push_back(
         F && llvm::any_of(*F, [](const BasicBlock &BB) { return BB.hasAddressTaken(); }));
+    L.Exact.push_back(GV.hasExactDefinition());
   }
 }
 
@@ -443,6 +444,7 @@ void addDefinitions(Layout &L, ArrayRef<GlobalObject *> New, const SplitLimits &
     L.Size.push_back(F ? inlineSize(*F) : 0);
     L.BlocksTaken.push_back(
         F && llvm::any_of(*F, [](const BasicBlock &BB) { return BB.hasAddressTaken(); }));
+    L.Exact.push_back(1);   // a local
     L.Movable.push_back(0); // copied into its shard, never borrowed
     L.Unit.push_back(-1);
     L.Dup.push_back(dupEligible(*GO, Lim));

@@ -43,6 +43,8 @@ struct Layout {
   std::vector<uint32_t> DeclCost; // the inline cost a shard declaring it gives its calls (or 0;
                                   // markDeclCosts)
   std::vector<uint8_t> BlocksTaken; // a function with a block whose address is taken
+  std::vector<uint8_t> Exact;       // the input's definition is the one that runs
+                                    // (hasExactDefinition; markExactCopies)
   std::vector<uint8_t> Movable;     // a body its owner's shard may borrow (cloneDefinitions)
   llvm::DenseMap<const llvm::GlobalValue *, unsigned> SourcePos; // module order, declarations too
   std::vector<const llvm::GlobalVariable *> Arrays; // the per-shard arrays (ctors, used)
@@ -69,6 +71,7 @@ struct Layout {
                                     // calls its owner's shard marks (markLastCallers), or ~0u
   bool SccImports = false;       // serial-scc: markSerialSccCalls marks calls to imports
   bool SccCalls = false;         // serial-view: and to functions the shard holds
+  bool ExactCopies = false;      // exact-copies: markExactCopies marks inexact copies
 };
 
 /// How a shard holds a definition.

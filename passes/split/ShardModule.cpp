@@ -12,6 +12,7 @@
 #include "ir/Metadata.h"
 #include "ir/Plan.h"
 #include "split/Clone.h"
+#include "split/Exact.h"
 #include "split/Layout.h"
 
 #include "llvm/IR/Constants.h"
@@ -233,6 +234,7 @@ void buildShard(ClonedModule &C, const Module &M, const Plan &P, const Layout &L
   LLVM_DEBUG(dbgs() << "shard-split: shard " << S << ": " << Viewed
                     << " calls to the callee as it was\n");
   markLastCalls(L, Here, C);
+  markExactCopies(L, Here, C);
   priceDeclarations(L, Here, C);
   bool IsAsmShard = S == P.AsmShard;
   if (IsAsmShard)

@@ -124,6 +124,7 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   Layout L = buildLayout(M, *P, Opts.Limits, Opts.CopyBodies, Pinned);
   L.SccImports = Opts.Limits.SerialScc;
   L.SccCalls = Opts.Limits.SerialView;
+  L.ExactCopies = Opts.Limits.ExactCopies;
   if (L.SccImports || L.SccCalls || Opts.Limits.LastCallSize)
     markCallSccs(M, L); // the serial call graph, before presimplify changes any body
   std::vector<std::vector<uint8_t>> Placed(P->NumShards);
@@ -236,6 +237,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";no-share-locals";
   if (!Lim.DupOneCaller)
     OS << ";no-dup-one-caller";
+  if (!Lim.ExactCopies)
+    OS << ";no-exact-copies";
   if (Opts.Parts != D.Parts)
     OS << ";parts=" << Opts.Parts << ";part=" << Opts.Part;
   if (Opts.NotifyFD != D.NotifyFD)

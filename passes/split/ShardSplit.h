@@ -64,6 +64,9 @@ struct SplitLimits {
   bool ImportReached = true;      // a local other shards reach only through their imports: a
                                   // private copy in each, promoted nowhere
                                   // (sinkImportReachedLocals; no-import-reached)
+  bool ExactCopies = true;        // a shard's inexact copy of an exact definition: marked for
+                                  // the shard compile's FunctionAttrs (markExactCopies;
+                                  // no-exact-copies)
 };
 
 /// How shard-split writes the shards: its limits, and the options that change how (not

@@ -68,6 +68,6 @@ define i32 @user(i32 %x) !shard.cost !{i64 1000} {
 ; IMPORTER-NEXT: alloca i32
 ; IMPORTER:      attributes #[[PRE]] = { {{.*}}nounwind{{.*}}"shard-presimplified"{{.*}} }
 
-; RAW:     define available_externally i32 @get(i32 %x) {
+; RAW:     define available_externally i32 @get(i32 %x){{( #[0-9]+)?}} {
 ; RAW-NEXT: alloca i32
 ; RAW-NOT: shard-presimplified

@@ -86,7 +86,7 @@ define i32 @user(i32 %x) !shard.cost !{i64 1600} {
 ; S0-DAG: @huge.shard.[[H]] = hidden constant [2000 x i32]
 ; S0-DAG: define internal i32 @tiny(
 ; S0-DAG: define available_externally i32 @small(
-; S0-DAG: define linkonce_odr hidden i32 @mid.shard.[[H]](i32 %x) comdat {
+; S0-DAG: define linkonce_odr hidden i32 @mid.shard.[[H]](i32 %x){{( #[0-9]+)?}} comdat {
 ; S0-DAG: declare i32 @leaf(
 ; S0-DAG: declare i32 @large(
 ; S0-DAG: define i32 @user(
@@ -99,7 +99,7 @@ define i32 @user(i32 %x) !shard.cost !{i64 1600} {
 ; S1-DAG: define internal i32 @tiny(
 ; S1-DAG: define i32 @small(
 ; S1-DAG: define i32 @leaf(
-; S1-DAG: define linkonce_odr hidden i32 @mid.shard.[[H]](i32 %x) comdat {
+; S1-DAG: define linkonce_odr hidden i32 @mid.shard.[[H]](i32 %x){{( #[0-9]+)?}} comdat {
 ; S1-DAG: define i32 @big(
 
 ; MAN-DAG: promoted [[MID:mid.shard.[0-9a-f]+]] mid

@@ -35,11 +35,11 @@
 ; S0-NEXT:    call void @[[H:helper.shard.[0-9a-f]+]](i32 1), !shard.last.call ![[M:[0-9]+]]
 ; S0-NEXT:    call void @[[B:big.shard.[0-9a-f]+]](i32 2){{$}}
 ; S0-NEXT:    call void @cb.shard.{{[0-9a-f]+}}(i32 3){{$}}
-; S0: define linkonce_odr hidden void @[[H]](i32 %x) comdat {
-; S0: define linkonce_odr hidden void @[[B]](i32 %x) comdat {
+; S0: define linkonce_odr hidden void @[[H]](i32 %x){{( #[0-9]+)?}} comdat {
+; S0: define linkonce_odr hidden void @[[B]](i32 %x){{( #[0-9]+)?}} comdat {
 ; S0: ![[M]] = !{}
 
-; S1: define available_externally void @top() {
+; S1: define available_externally void @top(){{( #[0-9]+)?}} {
 ; S1-NOT: shard.last.call
 
 ; OFF-NOT: shard.last.call

@@ -40,10 +40,10 @@
 ; S0-NEXT:    call void @plain(){{$}}
 ; S0-LABEL: define void @outside() {
 ; S0-NEXT:    call void @ret(){{$}}
-; S0: define available_externally void @ret() {
+; S0: define available_externally void @ret(){{( #[0-9]+)?}} {
 ; S0: declare void @grow()
-; S0: define available_externally void @plain() {
-; S0: define available_externally void @first() {
+; S0: define available_externally void @plain(){{( #[0-9]+)?}} {
+; S0: define available_externally void @first(){{( #[0-9]+)?}} {
 ; S0-LABEL: define void @second() {
 ; S0-NEXT:    call void @first(){{$}}
 ; S0-NOT: shard-serial-scc

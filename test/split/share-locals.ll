@@ -31,7 +31,7 @@
 
 ; S0: $[[H:helper.shard.[0-9a-f]+]] = comdat any
 ; S0: define void @top(
-; S0: define linkonce_odr hidden void @[[H]](i32 %x) comdat {
+; S0: define linkonce_odr hidden void @[[H]](i32 %x){{( #[0-9]+)?}} comdat {
 ; S0: define available_externally void @api(
 ; S0: declare hidden void @deep.shard.{{[0-9a-f]+}}(
 ; S0: declare hidden void @cb.shard.{{[0-9a-f]+}}(
@@ -39,7 +39,7 @@
 
 ; S1: $[[H:helper.shard.[0-9a-f]+]] = comdat any
 ; S1: define void @own(
-; S1: define linkonce_odr hidden void @[[H]](i32 %x) comdat {
+; S1: define linkonce_odr hidden void @[[H]](i32 %x){{( #[0-9]+)?}} comdat {
 ; S1: define void @api(
 ; S1: define hidden void @deep.shard.{{[0-9a-f]+}}(
 ; S1: define hidden void @cb.shard.{{[0-9a-f]+}}(
