@@ -61,21 +61,18 @@ static void spell(unsigned n, char *out, size_t size) {
   size_t len = 0;
   out[0] = 0;
 #define PUT(s) (len += (size_t)snprintf(out + len, len < size ? size - len : 0, "%s%s", len ? " " : "", (s)))
-  if (n >= 1000000) {
+  static const struct {
+    unsigned n;
+    const char *word;
+  } scales[] = {{1000000, "million"}, {1000, "thousand"}};
+  for (int i = 0; i < 2; i++) {
+    if (n < scales[i].n)
+      continue;
     char sub[128];
-    spell(n / 1000000, sub, sizeof sub);
+    spell(n / scales[i].n, sub, sizeof sub);
     PUT(sub);
-    PUT("million");
-    n %= 1000000;
-    if (!n)
-      return;
-  }
-  if (n >= 1000) {
-    char sub[128];
-    spell(n / 1000, sub, sizeof sub);
-    PUT(sub);
-    PUT("thousand");
-    n %= 1000;
+    PUT(scales[i].word);
+    n %= scales[i].n;
     if (!n)
       return;
   }
