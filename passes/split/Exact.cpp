@@ -17,8 +17,6 @@
 
 #include <memory>
 
-#define DEBUG_TYPE "shard-split"
-
 using namespace llvm;
 
 namespace shard {

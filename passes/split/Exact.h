@@ -26,8 +26,8 @@ namespace split {
 struct ClonedModule;
 struct Layout;
 
-/// With L.ExactCopies, marks with ExactAttr the functions shard C holds (Here) as inexact copies of a
-/// definition the input held exactly (Layout::Exact). Returns how many.
+/// With L.ExactCopies, marks with ExactAttr the functions shard C holds (Here) as inexact
+/// copies of a definition the input held exactly (Layout::Exact). Returns how many.
 unsigned markExactCopies(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C);
 
 } // namespace split

@@ -234,7 +234,9 @@ void buildShard(ClonedModule &C, const Module &M, const Plan &P, const Layout &L
   LLVM_DEBUG(dbgs() << "shard-split: shard " << S << ": " << Viewed
                     << " calls to the callee as it was\n");
   markLastCalls(L, Here, C);
-  markExactCopies(L, Here, C);
+  unsigned Exact = markExactCopies(L, Here, C);
+  (void)Exact;
+  LLVM_DEBUG(dbgs() << "shard-split: shard " << S << ": " << Exact << " exact copies\n");
   priceDeclarations(L, Here, C);
   bool IsAsmShard = S == P.AsmShard;
   if (IsAsmShard)
