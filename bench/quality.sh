@@ -10,8 +10,8 @@
 #   serial  clang -O<L> -c IR.bc -o OUT/serial.o   (kept, and reused while IR.bc, L and clang are the same)
 #   shard   BUILD/bin/shard -j2 -O<L> --no-cache [--shards N] [--presimplify] [ARGS] -o OUT/shard.o IR.bc
 #           (with --keep-temps OUT/temps: the shards' bitcode and objects stay for a closer look)
-# then, unless --no-workload, links bench/workload.c (or --workload FILE.c: bench/speedtest.c is
-# a second SQLite workload, of another shape) with each (sqlite3.h from bench/fetch-sqlite.sh's
+# then, unless --no-workload, links bench/workload.c (or --workload FILE.c: bench/speedtest.c and
+# bench/functions.c are SQLite workloads of other shapes) with each (sqlite3.h from bench/fetch-sqlite.sh's
 # cache, LIBS default '-lm -lpthread -ldl'), checks that both print the same, and profiles both with
 # `valgrind --tool=callgrind` (OUT/serial.callgrind, OUT/shard.callgrind). It prints
 #   - the summary line: workload instructions, .text and `size`'s text column, shard against serial;
