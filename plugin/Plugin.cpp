@@ -81,8 +81,10 @@ bool forEachParam(StringRef Params,
 
 bool parseShardPartition(StringRef Params, ModulePassManager &MPM) {
   unsigned Shards = 0, Slack = shard::ShardPartitionPass::DefaultSlack;
-  bool Graph = false;
+  bool Graph = false, KeepCycle = false;
   bool OK = forEachParam(Params, [&](StringRef Key, StringRef Value, StringRef Param) {
+    if (Param == "keep-cycle")
+      return KeepCycle = true;
     if (Key == "shards")
       return (!Value.getAsInteger(10, Shards) && Shards <= SHARD_MAX_SHARDS) ||
              badParam("shard-partition", Param,
@@ -95,10 +97,11 @@ bool parseShardPartition(StringRef Params, ModulePassManager &MPM) {
     if (Key == "place")
       return ((Value == "stable" || Value == "graph") && ((Graph = Value == "graph"), true)) ||
              badParam("shard-partition", Param, "place must be stable or graph");
-    return badParam("shard-partition", Param, "expected shards=N, slack=N or place=P");
+    return badParam("shard-partition", Param,
+                    "expected shards=N, slack=N, place=P or keep-cycle");
   });
   if (OK)
-    MPM.addPass(shard::ShardPartitionPass(Shards, Slack, Graph));
+    MPM.addPass(shard::ShardPartitionPass(Shards, Slack, Graph, KeepCycle));
   return OK;
 }
 

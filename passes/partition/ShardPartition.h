@@ -6,8 +6,8 @@
 
 namespace shard {
 
-/// shard-partition<shards=N;slack=S;place=stable|graph>: assigns every defined global
-/// value to a shard.
+/// shard-partition<shards=N;slack=S;place=stable|graph[;keep-cycle]>: assigns every
+/// defined global value to a shard.
 struct ShardPartitionPass : llvm::PassInfoMixin<ShardPartitionPass> {
   unsigned Shards = 0; // 0: choose from the module's cost
   static constexpr unsigned DefaultSlack = 30;
@@ -15,8 +15,10 @@ struct ShardPartitionPass : llvm::PassInfoMixin<ShardPartitionPass> {
   /// the mean cost by Slack/1000.
   unsigned Slack = DefaultSlack;
   bool Graph = false; // place=graph: connectivity-driven placement (not edit-stable)
-  ShardPartitionPass(unsigned Shards, unsigned Slack, bool Graph)
-      : Shards(Shards), Slack(Slack), Graph(Graph) {}
+  bool KeepCycle = false; // keep-cycle: the largest recursive function's shortest call cycle
+                          // stays in its group (keepCycle)
+  ShardPartitionPass(unsigned Shards, unsigned Slack, bool Graph, bool KeepCycle = false)
+      : Shards(Shards), Slack(Slack), Graph(Graph), KeepCycle(KeepCycle) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   void printPipeline(llvm::raw_ostream &OS, llvm::function_ref<llvm::StringRef(llvm::StringRef)>);
   static bool isRequired() { return true; }
