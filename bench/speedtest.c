@@ -20,22 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checksum.h"
 #include "sqlite3.h"
 
 enum { ROWS = 12000 };
 
 static sqlite3 *db;
-static uint64_t checksum = 1469598103934665603ULL; /* FNV-1a 64 offset basis */
-static unsigned long long rows_seen;
-
-/* Adds N bytes at P to the checksum. */
-static void hash_bytes(const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) {
-    checksum ^= b[i];
-    checksum *= 1099511628211ULL;
-  }
-}
 
 /* Stops the program with the database's last error. */
 static void die(const char *what) {

@@ -31,19 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checksum.h"
 #include "sqlite3.h"
 
 static sqlite3 *db;
-static uint64_t checksum = 1469598103934665603ULL; /* FNV-1a 64 offset basis */
-static unsigned long long rows_seen;
-
-static void hash_bytes(const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) {
-    checksum ^= b[i];
-    checksum *= 1099511628211ULL;
-  }
-}
 
 static void hash_str(const char *s) { hash_bytes(s, strlen(s) + 1); }
 
