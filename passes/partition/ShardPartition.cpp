@@ -330,6 +330,14 @@ bool joinsAnyCaller(const GlobalValue &L) {
   return CB && CB->isCallee(&*F->use_begin());
 }
 
+/// The cost of each group, at its root (indexed by node, the asm node's last).
+std::vector<uint64_t> groupCosts(Groups &G, ArrayRef<uint64_t> Cost) {
+  std::vector<uint64_t> GroupCost(G.Nodes.size() + 1);
+  for (uint32_t I = 0; I < G.Nodes.size(); ++I)
+    GroupCost[G.find(I)] += Cost[I];
+  return GroupCost;
+}
+
 /// Clusters in two rounds. The first, bounded by a shard's share, joins helpers to their
 /// callers bottom-up, as the inliner works. The second lets a group bigger than a share
 /// (the interpreter loop of a virtual machine) take, up to half a share more, whole
@@ -340,10 +348,8 @@ bool joinsAnyCaller(const GlobalValue &L) {
 /// balance remains possible.
 void cluster(Groups &G, const shard_graph &Item, ArrayRef<uint8_t> Mergeable, uint64_t Total,
              unsigned NumShards) {
-  std::vector<uint64_t> GroupCost(Item.n + 1); // + the asm node
-  uint64_t Largest = 0;
-  for (size_t I = 0; I < Item.n; ++I)
-    Largest = std::max(Largest, GroupCost[G.find(I)] += Item.cost[I]);
+  std::vector<uint64_t> GroupCost = groupCosts(G, ArrayRef(Item.cost, Item.n));
+  uint64_t Largest = *std::max_element(GroupCost.begin(), GroupCost.end());
   uint64_t Share = Total / NumShards, Cap = std::max(Share, Largest + Share / 2);
   shard_cluster(&Item, Mergeable.data(), Share, G.Parent.data());
   if (Cap == Share)
@@ -406,9 +412,7 @@ void keepCycle(Groups &G, ArrayRef<uint64_t> Cost, uint64_t Share) {
     uint32_t Root = G.find(R);
     SmallVector<uint32_t, 8> Join;
     uint64_t Added = 0;
-    std::vector<uint64_t> GroupCost(G.Nodes.size() + 1);
-    for (uint32_t I = 0; I < G.Nodes.size(); ++I)
-      GroupCost[G.find(I)] += Cost[I];
+    std::vector<uint64_t> GroupCost = groupCosts(G, Cost);
     for (uint32_t N = Last; N != R; N = From[N])
       if (uint32_t Gr = G.find(N); Gr != Root && Gr != G.find(G.Asm) && !is_contained(Join, Gr)) {
         Join.push_back(Gr);
