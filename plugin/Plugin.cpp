@@ -138,6 +138,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
                                    {"tiny-size", &Lim.TinySize},
                                    {"decl-size", &Lim.DeclSize},
                                    {"last-call-size", &Lim.LastCallSize},
+                                   {"revisit", &Lim.Revisit},
                                    {"threads", &Opts.Threads},
                                    {"presimplify-depth", &Opts.PresimplifyDepth},
                                    {"part", &Opts.Part},
@@ -192,7 +193,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
                       "expected dir=PATH, memory, import-cost=N, local-import-cost=N, "
                       "import-size=N, dup-cost=N, import-depth=N, chain-cost=N, tiny-cost=N, "
                       "tiny-size=N, "
-                      "decl-size=N, last-call-size=N, hot-import-cost=N, const-bytes=N, parts=N, "
+                      "decl-size=N, last-call-size=N, revisit=N, hot-import-cost=N, const-bytes=N, parts=N, "
                       "part=N, notify=FD, "
                       "presimplify=L, presimplify-depth=N, threads=N, quick-exit, verify, "
                       "copy-bodies, sink-locals, single-caller, no-odr-copies, no-import-reached, "
@@ -335,6 +336,7 @@ void shard::registerPlugin(PassBuilder &PB) {
   }
   PB.registerPipelineParsingCallback(parseModulePass);
   shard::registerShardSkips(PB);
+  shard::registerRevisits(PB);
   shard::registerExactCopies(PB);
   // OptimizerEarly: after the inliner and the function simplification pipeline,
   // before the loop vectoriser (LLVM 20 added the LTO phase argument).

@@ -34,6 +34,9 @@ inline constexpr const char *SerialViewMD = "shard.serial.view"; // !{}
 // caller: the shard compile's inliner gives it the last-call-to-static bonus once the call is
 // the shared copy's only use there, as the serial inliner does once every other call is inlined.
 inline constexpr const char *LastCallMD = "shard.last.call"; // !{}
+// Function attribute set by shard-split<revisit=N> on a function the serial inliner walks in a
+// call cycle that its shard cuts: the shard compile's inliner visits it N more times.
+inline constexpr const char *RevisitAttr = "shard-revisit";
 // Function attribute set by shard-split on a shard's inexact copy (import, shared local) of a
 // definition the input held exactly: the shard compile's FunctionAttrs infers its attributes.
 inline constexpr const char *ExactAttr = "shard-exact";

@@ -50,6 +50,10 @@ void simplifyClosure(llvm::Module &M, unsigned Level);
 /// up: LLVM 19's plugin inline advisors are process-wide state).
 void registerShardSkips(llvm::PassBuilder &PB);
 
+/// In a shard compile: N more inliner visits for the functions shard-split<revisit=N>
+/// marked (Revisit.cpp).
+void registerRevisits(llvm::PassBuilder &PB);
+
 } // namespace shard
 
 #endif

@@ -70,6 +70,7 @@ struct Layout {
   std::vector<uint32_t> LastCaller; // per shared local: its serially last caller, whose
                                     // calls its owner's shard marks (markLastCallers), or ~0u
   bool SccImports = false;       // serial-scc: markSerialSccCalls marks calls to imports
+  unsigned Revisit = 0;          // revisit: markRevisits marks functions whose cycle is cut
   bool SccCalls = false;         // serial-view: and to functions the shard holds
   bool ExactCopies = false;      // exact-copies: markExactCopies marks inexact copies
 };
@@ -112,6 +113,10 @@ void markCallSccs(llvm::Module &M, Layout &L);
 /// the serial inliner sees it.
 /// Returns how many.
 unsigned markSerialSccCalls(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C);
+
+/// Marks RevisitAttr (L.Revisit) on each function shard C owns that shares a serial SCC with
+/// others (L.CallScc) but none in the shard's own call graph. Returns how many.
+unsigned markRevisits(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C);
 
 /// Of the shared locals (Shared: copySharedLocals made them linkonce_odr copies) of inline
 /// size up to MaxSize that are called only directly, records in L.LastCaller the caller the

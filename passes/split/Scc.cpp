@@ -33,11 +33,17 @@
 // it marks its calls (LastCallMD); the shard compile's inline advisor gives such a
 // call the bonus once it is the copy's only use there (presimplify/Presimplify.cpp).
 //
+// As inlining splits an SCC, the serial inliner visits its parts again; a shard that
+// cuts the SCC visits its part once. With revisit=N (off by default), markRevisits
+// marks the functions a shard owns whose serial SCC it so cuts, for N more visits in
+// the shard compile (presimplify/Revisit.cpp).
+//
 //===----------------------------------------------------------------------===//
 #include "ir/Metadata.h"
 #include "split/Clone.h"
 #include "split/Layout.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/LazyCallGraph.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -172,6 +178,30 @@ unsigned markSerialSccCalls(const Layout &L, const std::vector<uint8_t> &Here, C
     if (!Later.empty())
       Marked += markCalls(*cast<Function>(C.VMap[L.Defs[G]]), Later, SerialViewMD);
   }
+  return Marked;
+}
+
+unsigned markRevisits(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C) {
+  if (!L.Revisit || L.CallScc.empty())
+    return 0;
+  // How many functions each serial SCC and each of the shard's own SCCs hold.
+  DenseMap<uint32_t, unsigned> Serial, Shard;
+  for (uint32_t I = 0; I < L.Defs.size(); ++I)
+    if (L.CallScc[I] != ~0u)
+      ++Serial[L.CallScc[I]];
+  std::vector<uint32_t> Walk = shardSccs(L, Here);
+  for (uint32_t I = 0; I < L.Defs.size(); ++I)
+    if (Walk[I] != ~0u)
+      ++Shard[Walk[I]];
+  unsigned Marked = 0;
+  for (uint32_t I = 0; I < L.Defs.size(); ++I) {
+    if (Here[I] != Own || L.CallScc[I] == ~0u || Serial[L.CallScc[I]] < 2 ||
+        Shard[Walk[I]] > 1)
+      continue;
+    cast<Function>(C.VMap[L.Defs[I]])->addFnAttr(RevisitAttr, std::to_string(L.Revisit));
+    ++Marked;
+  }
+  LLVM_DEBUG(dbgs() << "shard-split: " << Marked << " functions to revisit\n");
   return Marked;
 }
 

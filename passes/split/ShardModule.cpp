@@ -234,6 +234,7 @@ void buildShard(ClonedModule &C, const Module &M, const Plan &P, const Layout &L
   LLVM_DEBUG(dbgs() << "shard-split: shard " << S << ": " << Viewed
                     << " calls to the callee as it was\n");
   markLastCalls(L, Here, C);
+  markRevisits(L, Here, C);
   unsigned Exact = markExactCopies(L, Here, C);
   (void)Exact;
   LLVM_DEBUG(dbgs() << "shard-split: shard " << S << ": " << Exact << " exact copies\n");

@@ -125,7 +125,8 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
   L.SccImports = Opts.Limits.SerialScc;
   L.SccCalls = Opts.Limits.SerialView;
   L.ExactCopies = Opts.Limits.ExactCopies;
-  if (L.SccImports || L.SccCalls || Opts.Limits.LastCallSize)
+  L.Revisit = Opts.Limits.Revisit;
+  if (L.SccImports || L.SccCalls || L.Revisit || Opts.Limits.LastCallSize)
     markCallSccs(M, L); // the serial call graph, before presimplify changes any body
   std::vector<std::vector<uint8_t>> Placed(P->NumShards);
   for (unsigned S = 0; S < P->NumShards; ++S)
@@ -213,6 +214,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";decl-size=" << Lim.DeclSize;
   if (Lim.LastCallSize != D.Limits.LastCallSize)
     OS << ";last-call-size=" << Lim.LastCallSize;
+  if (Lim.Revisit != D.Limits.Revisit)
+    OS << ";revisit=" << Lim.Revisit;
   if (Lim.HotImportCost != D.Limits.HotImportCost)
     OS << ";hot-import-cost=" << Lim.HotImportCost;
   if (Lim.ConstBytes != D.Limits.ConstBytes)

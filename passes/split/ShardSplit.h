@@ -55,6 +55,8 @@ struct SplitLimits {
   unsigned LastCallSize = 55;     // a shared local up to this inlineSize: its serially last
                                   // caller's call gets the last-call bonus once it is the
                                   // local's only use (markLastCallers; 0: off)
+  unsigned Revisit = 0;           // a function the serial inliner walks in a cycle that its
+                                  // shard cuts: this many more inliner visits (0: off; Scc.cpp)
   bool SerialView = false;        // the same for a call between two functions the shard
                                   // holds: the call sees a copy of the callee as it was
                                   // (Scc.cpp; off: docs/measurements.md)
