@@ -67,11 +67,12 @@ struct Layout {
                                  // function's SCC of the module's call graph (markCallSccs),
                                  // else empty
   std::vector<uint32_t> SccPos;  // and its place in that SCC
+  std::vector<uint32_t> SccSize; // per SCC: how many of the functions it holds
   std::vector<uint32_t> LastCaller; // per shared local: its serially last caller, whose
                                     // calls its owner's shard marks (markLastCallers), or ~0u
   bool SccImports = false;       // serial-scc: markSerialSccCalls marks calls to imports
-  unsigned Revisit = 0;          // revisit: markRevisits marks functions whose cycle is cut
   bool SccCalls = false;         // serial-view: and to functions the shard holds
+  unsigned Revisit = 0;          // revisit: markRevisits marks functions whose cycle is cut
   bool ExactCopies = false;      // exact-copies: markExactCopies marks inexact copies
 };
 

@@ -43,7 +43,6 @@
 #include "split/Clone.h"
 #include "split/Layout.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/LazyCallGraph.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -70,6 +69,7 @@ void markCallSccs(Module &M, Layout &L) {
   CG.buildRefSCCs();
   L.CallScc.assign(L.Defs.size(), ~0u);
   L.SccPos.assign(L.Defs.size(), 0);
+  L.SccSize.clear();
   uint32_t Sccs = 0;
   for (LazyCallGraph::RefSCC &RC : CG.postorder_ref_sccs())
     for (LazyCallGraph::SCC &C : RC) {
@@ -79,6 +79,7 @@ void markCallSccs(Module &M, Layout &L) {
           L.CallScc[It->second] = Sccs;
           L.SccPos[It->second] = Pos++;
         }
+      L.SccSize.push_back(Pos);
       ++Sccs;
     }
   LLVM_DEBUG(dbgs() << "shard-split: " << Sccs << " call graph SCCs\n");
@@ -184,19 +185,15 @@ unsigned markSerialSccCalls(const Layout &L, const std::vector<uint8_t> &Here, C
 unsigned markRevisits(const Layout &L, const std::vector<uint8_t> &Here, ClonedModule &C) {
   if (!L.Revisit || L.CallScc.empty())
     return 0;
-  // How many functions each serial SCC and each of the shard's own SCCs hold.
-  DenseMap<uint32_t, unsigned> Serial, Shard;
-  for (uint32_t I = 0; I < L.Defs.size(); ++I)
-    if (L.CallScc[I] != ~0u)
-      ++Serial[L.CallScc[I]];
-  std::vector<uint32_t> Walk = shardSccs(L, Here);
+  // How many functions each of the shard's own SCCs holds (its SCCs number fewer than its
+  // functions).
+  std::vector<uint32_t> Walk = shardSccs(L, Here), Size(L.Defs.size(), 0);
   for (uint32_t I = 0; I < L.Defs.size(); ++I)
     if (Walk[I] != ~0u)
-      ++Shard[Walk[I]];
+      ++Size[Walk[I]];
   unsigned Marked = 0;
   for (uint32_t I = 0; I < L.Defs.size(); ++I) {
-    if (Here[I] != Own || L.CallScc[I] == ~0u || Serial[L.CallScc[I]] < 2 ||
-        Shard[Walk[I]] > 1)
+    if (Here[I] != Own || L.CallScc[I] == ~0u || L.SccSize[L.CallScc[I]] < 2 || Size[Walk[I]] > 1)
       continue;
     cast<Function>(C.VMap[L.Defs[I]])->addFnAttr(RevisitAttr, std::to_string(L.Revisit));
     ++Marked;
