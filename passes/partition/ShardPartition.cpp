@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "partition/ShardPartition.h"
+#include "partition/Groups.h"
 #include "cost/ShardCost.h"
 #include "ir/Plan.h"
 #include "ir/Support.h"
@@ -51,49 +52,6 @@ using namespace llvm;
 namespace shard {
 
 namespace {
-
-/// The defined global values of a module, numbered in module order, with the
-/// union-find that keeps inseparable ones together. Node Asm (the last one)
-/// stands for module-level asm.
-struct Groups {
-  std::vector<GlobalValue *> Nodes;
-  DenseMap<const GlobalValue *, uint32_t> Index;
-  std::vector<uint32_t> Parent;
-  uint32_t Asm = 0;
-
-  explicit Groups(Module &M) {
-    for (GlobalValue &GV : M.global_values()) {
-      if (GV.isDeclaration() || isPerShardArray(GV))
-        continue;
-      Index[&GV] = Nodes.size();
-      Nodes.push_back(&GV);
-    }
-    Asm = Nodes.size();
-    Parent.resize(Nodes.size() + 1);
-    shard_uf_init(Parent.data(), Parent.size());
-  }
-  void join(uint32_t A, const GlobalValue *B) {
-    auto It = Index.find(B);
-    if (It != Index.end())
-      shard_uf_union(Parent.data(), A, It->second);
-  }
-  void join(const GlobalValue *A, const GlobalValue *B) {
-    auto It = Index.find(A);
-    if (It != Index.end())
-      join(It->second, B);
-  }
-  /// Joins GV with every defined global value constant C refers to.
-  void joinRefs(const GlobalValue *GV, const Constant *C) {
-    SmallPtrSet<const Constant *, 8> Seen;
-    SmallVector<const GlobalValue *, 4> Refs;
-    collectGlobalRefs(C, Seen, Refs);
-    for (const GlobalValue *R : Refs)
-      join(GV, R);
-    if (Refs.empty() || llvm::none_of(Refs, [](auto *R) { return !R->isDeclaration(); }))
-      join(Asm, GV); // nothing to follow: keep it with module asm (shard of record)
-  }
-  uint32_t find(uint32_t X) { return shard_uf_find(Parent.data(), X); }
-};
 
 /// The global values or functions that use constant C (through other constants).
 void collectUsers(const Constant *C, SmallVectorImpl<const GlobalValue *> &Out) {
@@ -330,14 +288,6 @@ bool joinsAnyCaller(const GlobalValue &L) {
   return CB && CB->isCallee(&*F->use_begin());
 }
 
-/// The cost of each group, at its root (indexed by node, the asm node's last).
-std::vector<uint64_t> groupCosts(Groups &G, ArrayRef<uint64_t> Cost) {
-  std::vector<uint64_t> GroupCost(G.Nodes.size() + 1);
-  for (uint32_t I = 0; I < G.Nodes.size(); ++I)
-    GroupCost[G.find(I)] += Cost[I];
-  return GroupCost;
-}
-
 /// Clusters in two rounds. The first, bounded by a shard's share, joins helpers to their
 /// callers bottom-up, as the inliner works. The second lets a group bigger than a share
 /// (the interpreter loop of a virtual machine) take, up to half a share more, whole
@@ -348,7 +298,7 @@ std::vector<uint64_t> groupCosts(Groups &G, ArrayRef<uint64_t> Cost) {
 /// balance remains possible.
 void cluster(Groups &G, const shard_graph &Item, ArrayRef<uint8_t> Mergeable, uint64_t Total,
              unsigned NumShards) {
-  std::vector<uint64_t> GroupCost = groupCosts(G, ArrayRef(Item.cost, Item.n));
+  std::vector<uint64_t> GroupCost = G.costs(ArrayRef(Item.cost, Item.n));
   uint64_t Largest = *std::max_element(GroupCost.begin(), GroupCost.end());
   uint64_t Share = Total / NumShards, Cap = std::max(Share, Largest + Share / 2);
   shard_cluster(&Item, Mergeable.data(), Share, G.Parent.data());
@@ -358,73 +308,6 @@ void cluster(Groups &G, const shard_graph &Item, ArrayRef<uint8_t> Mergeable, ui
   for (size_t I = 0; I < Item.n; ++I)
     Bonus[I] = Mergeable[I] && joinsAnyCaller(*G.Nodes[I]);
   shard_cluster(&Item, Bonus.data(), Cap, G.Parent.data());
-}
-
-/// The functions each defined function calls directly (defined ones, by node), in
-/// instruction order.
-std::vector<SmallVector<uint32_t, 8>> directCalls(const Groups &G) {
-  std::vector<SmallVector<uint32_t, 8>> Calls(G.Nodes.size());
-  for (uint32_t I = 0; I < G.Nodes.size(); ++I)
-    if (const auto *F = dyn_cast<Function>(G.Nodes[I]))
-      for (const BasicBlock &BB : *F)
-        for (const Instruction &Inst : BB)
-          if (const auto *CB = dyn_cast<CallBase>(&Inst))
-            if (const Function *Callee = CB->getCalledFunction())
-              if (auto It = G.Index.find(Callee); It != G.Index.end())
-                Calls[I].push_back(It->second);
-  return Calls;
-}
-
-/// keep-cycle: the serial inliner works through an SCC of the call graph (an interpreter
-/// loop that reaches itself through its API: sqlite3VdbeExec, sqlite3_step, VACUUM) and
-/// visits each part again as inlining splits it, its inliner first: calls it refused are
-/// taken then, and statics whose other callers inlined them take the last-call bonus. A
-/// shard that holds the loop but not the cycle visits it once. So the most expensive of
-/// the 16 most expensive functions that reaches itself keeps the shortest such cycle in
-/// its group: the groups on it join, while they add at most half a share.
-void keepCycle(Groups &G, ArrayRef<uint64_t> Cost, uint64_t Share) {
-  std::vector<SmallVector<uint32_t, 8>> Calls = directCalls(G);
-  std::vector<uint32_t> ByCost;
-  for (uint32_t I = 0; I < G.Nodes.size(); ++I)
-    if (isa<Function>(G.Nodes[I]) && !Calls[I].empty())
-      ByCost.push_back(I);
-  llvm::stable_sort(ByCost, [&](uint32_t A, uint32_t B) { return Cost[A] > Cost[B]; });
-  ByCost.resize(std::min<size_t>(ByCost.size(), 16)); // a bound on the searches
-  for (uint32_t R : ByCost) {
-    // Breadth first from R: the first call back to R closes the shortest cycle.
-    std::vector<uint32_t> From(G.Nodes.size(), ~0u);
-    std::vector<uint32_t> Queue{R};
-    From[R] = R;
-    uint32_t Last = ~0u;
-    for (size_t Q = 0; Q < Queue.size() && Last == ~0u; ++Q)
-      for (uint32_t C : Calls[Queue[Q]]) {
-        if (C == R && Queue[Q] != R) {
-          Last = Queue[Q];
-          break;
-        }
-        if (From[C] == ~0u) {
-          From[C] = Queue[Q];
-          Queue.push_back(C);
-        }
-      }
-    if (Last == ~0u)
-      continue; // not recursive through others: the next most expensive
-    uint32_t Root = G.find(R);
-    SmallVector<uint32_t, 8> Join;
-    uint64_t Added = 0;
-    std::vector<uint64_t> GroupCost = groupCosts(G, Cost);
-    for (uint32_t N = Last; N != R; N = From[N])
-      if (uint32_t Gr = G.find(N); Gr != Root && Gr != G.find(G.Asm) && !is_contained(Join, Gr)) {
-        Join.push_back(Gr);
-        Added += GroupCost[Gr];
-      }
-    LLVM_DEBUG(dbgs() << "shard-partition: " << G.Nodes[R]->getName() << "'s cycle: "
-                      << Join.size() << " groups of cost " << Added << "\n");
-    if (Added <= Share / 2)
-      for (uint32_t Gr : Join)
-        shard_uf_union(G.Parent.data(), Root, Gr);
-    return;
-  }
 }
 
 } // namespace
