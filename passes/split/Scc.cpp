@@ -195,7 +195,11 @@ unsigned markRevisits(const Layout &L, const std::vector<uint8_t> &Here, ClonedM
   for (uint32_t I = 0; I < L.Defs.size(); ++I) {
     if (Here[I] != Own || L.CallScc[I] == ~0u || L.SccSize[L.CallScc[I]] < 2 || Size[Walk[I]] > 1)
       continue;
-    cast<Function>(C.VMap[L.Defs[I]])->addFnAttr(RevisitAttr, std::to_string(L.Revisit));
+    // A presimplified body is final: the shard compile skips its simplification.
+    auto *F = cast<Function>(C.VMap[L.Defs[I]]);
+    if (F->hasFnAttribute(PresimplifiedAttr))
+      continue;
+    F->addFnAttr(RevisitAttr, std::to_string(L.Revisit));
     ++Marked;
   }
   LLVM_DEBUG(dbgs() << "shard-split: " << Marked << " functions to revisit\n");

@@ -8,7 +8,8 @@
 ; cost 500: declared in shard 0), which calls @loop: one SCC of three, which each shard cuts:
 ; @loop, @ret and @grow are marked where they are owned; shard 0's import of @ret is not. @ping
 ; and @pong (both shard 0) call each other, and shard 0 keeps their cycle: not marked; nor is
-; @self, which calls only itself.
+; @self, which calls only itself. With presimplify, @ret's body is the closure's, final, which the
+; shard compile does not simplify: its owner does not mark it.
 ;
 ; RUN: rm -rf %t %t.off && mkdir %t %t.off
 ; RUN: %opt-shard -passes='shard-split<dir=%t;revisit=2>' -disable-output %s
@@ -17,6 +18,9 @@
 ; RUN: %opt-shard -passes='shard-split<dir=%t.off>' -disable-output %s
 ; RUN: llvm-dis %t.off/shard.0.bc -o - | FileCheck --check-prefix=OFF %s
 ; RUN: llvm-dis %t.off/shard.1.bc -o - | FileCheck --check-prefix=OFF %s
+; RUN: rm -rf %t.pre && mkdir %t.pre
+; RUN: %opt-shard -passes='shard-split<dir=%t.pre;revisit=2;presimplify=2>' -disable-output %s
+; RUN: llvm-dis %t.pre/shard.1.bc -o - | FileCheck --check-prefix=PRE %s
 ; RUN: %opt-shard -passes='shard-split<dir=%t;revisit=2>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s
 ; PIPE: shard-split<dir={{.*}};revisit=2>
 
@@ -33,6 +37,11 @@
 ; S1: attributes #[[MARK]] = { "shard-revisit"="2" }
 
 ; OFF-NOT: shard-revisit
+
+; PRE: define void @ret() #[[PRE:[0-9]+]] {
+; PRE: define void @grow() #[[MARK:[0-9]+]] {
+; PRE-DAG: attributes #[[PRE]] = { "shard-presimplified" }
+; PRE-DAG: attributes #[[MARK]] = { "shard-revisit"="2" }
 
 define void @loop() !shard.cost !{i64 1000} !shard.partition !{i32 0} {
   call void @ret()
