@@ -5,7 +5,7 @@
 
 DIR holds serial.time (serial clang's -ftime-report), split.time (opt's -time-passes for the
 split), time/shard.K.time (each shard compile's -ftime-report), shards/shard.K.bc, shards/shard.K.o,
-serial.o and shard.o. Times are LLVM's timers, user plus system seconds. Python 3 standard library
+shards/manifest, serial.o and shard.o. Times are LLVM's timers, user plus system seconds. Python 3 standard library
 only.
 """
 
@@ -88,6 +88,57 @@ def text(bindir, paths):
     return sum(int(line.split()[0]) for line in out if line.split())
 
 
+def weak_defs(bindir, path):
+    """{name: size} of the weak definitions in object PATH (llvm-nm): the copies the link
+    keeps once (comdat groups), functions and variables."""
+    out = subprocess.run([os.path.join(bindir, "llvm-nm"), "-S", "--defined-only", path],
+                         check=True, capture_output=True, text=True).stdout
+    defs = {}
+    for line in out.splitlines():
+        w = line.split()
+        if len(w) == 4 and w[2] in "WV":
+            defs[w[3]] = int(w[1], 16)
+    return defs
+
+
+def defined(bindir, path):
+    """The names object PATH defines (llvm-nm)."""
+    out = subprocess.run([os.path.join(bindir, "llvm-nm"), "--defined-only", path],
+                         check=True, capture_output=True, text=True).stdout
+    return {line.split()[-1] for line in out.splitlines() if line.split()}
+
+
+def dropped_copies(bindir, d, n):
+    """The copies `ld -r` drops: each weak definition a lower-numbered shard's object also
+    holds (the link keeps the first), with whether serial's object defines the function
+    under its name in the input (the manifest's promoted names restored)."""
+    old = {}
+    for line in open(os.path.join(d, "shards", "manifest")):
+        w = line.split()
+        if len(w) == 3 and w[0] == "promoted":
+            old[w[1]] = w[2]
+    serial = defined(bindir, os.path.join(d, "serial.o"))
+    seen, drops = set(), collections.defaultdict(list)
+    for k in range(n):
+        defs = weak_defs(bindir, os.path.join(d, "shards", "shard.%d.o" % k))
+        for name, size in defs.items():
+            if name in seen:
+                drops[name].append(size)
+        seen.update(defs)
+    print("\n## copies the link drops: weak definitions a lower-numbered shard also emits")
+    print(row(["copies", "functions or variables", "bytes", "of them serial keeps"]))
+    print(row(["---:", "---:", "---:", "---:"]))
+    kept = [k for k in drops if old.get(k, k) in serial]
+    print(row([str(sum(len(v) for v in drops.values())), str(len(drops)),
+               str(sum(sum(v) for v in drops.values())), str(len(kept))]))
+    if drops:
+        print(row(["bytes", "copies dropped", "name", "serially"]))
+        print(row(["---:", "---:", "---", "---"]))
+        for name in sorted(drops, key=lambda k: (-sum(drops[k]), k))[:8]:
+            print(row([str(sum(drops[name])), str(len(drops[name])), name,
+                       "kept" if name in kept else "deleted"]))
+
+
 def row(cells):
     return "| " + " | ".join(cells) + " |"
 
@@ -162,6 +213,7 @@ def main():
     print(row(["---:", "---:", "---:", "---:"]))
     print(row([str(so), str(lo), "%d (%.1f%%)" % (so - lo, 100.0 * (so - lo) / lo if lo else 0),
                str(ss)]))
+    dropped_copies(a.bindir, d, n)
 
 
 if __name__ == "__main__":

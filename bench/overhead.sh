@@ -9,8 +9,9 @@
 #
 # Prints (bench/overhead.py) the CPU seconds of each phase, the passes that differ most, the
 # definitions the shards hold by linkage against the input's (the copies and imports each
-# shard's optimiser simplifies again), and the code the shards generate against the linked
-# object's (what the link drops). The sharded build runs once with the process executor to
+# shard's optimiser simplifies again), the code the shards generate against the linked
+# object's (what the link drops), and the copies it drops by name (weak definitions that a
+# lower-numbered shard also emits), each with whether serial's object keeps the function. The sharded build runs once with the process executor to
 # keep its files and commands (DIR/shards, DIR/shard.log); then its split (opt, into
 # DIR/split) and each shard compile run again, one after the other (--jobs J: J at once), with
 # the timers on. The input defaults to sqlite3.c's IR (bench/workload.c's flags); DIR defaults
