@@ -5,8 +5,8 @@
 
 DIR holds serial.time (serial clang's -ftime-report), split.time (opt's -time-passes for the
 split), time/shard.K.time (each shard compile's -ftime-report), shards/shard.K.bc, shards/shard.K.o,
-shards/manifest, serial.o and shard.o. Times are LLVM's timers, user plus system seconds. Python 3 standard library
-only.
+shards/manifest, serial.o and shard.o. Times are LLVM's timers, user plus system seconds. Python 3
+standard library only.
 """
 
 import argparse
@@ -110,8 +110,8 @@ def defined(bindir, path):
 
 def dropped_copies(bindir, d, n):
     """The copies `ld -r` drops: each weak definition a lower-numbered shard's object also
-    holds (the link keeps the first), with whether serial's object defines the function
-    under its name in the input (the manifest's promoted names restored)."""
+    holds (the link keeps the first), with whether serial's object defines it under its
+    name in the input (the manifest's promoted names restored)."""
     old = {}
     for line in open(os.path.join(d, "shards", "manifest")):
         w = line.split()
@@ -128,7 +128,7 @@ def dropped_copies(bindir, d, n):
     print("\n## copies the link drops: weak definitions a lower-numbered shard also emits")
     print(row(["copies", "functions or variables", "bytes", "of them serial keeps"]))
     print(row(["---:", "---:", "---:", "---:"]))
-    kept = [k for k in drops if old.get(k, k) in serial]
+    kept = {k for k in drops if old.get(k, k) in serial}
     print(row([str(sum(len(v) for v in drops.values())), str(len(drops)),
                str(sum(sum(v) for v in drops.values())), str(len(kept))]))
     if drops:

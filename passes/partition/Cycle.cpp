@@ -38,6 +38,8 @@ std::vector<SmallVector<uint32_t, 8>> directCalls(const Groups &G) {
   return Calls;
 }
 
+} // namespace
+
 /// keep-cycle: the serial inliner works through an SCC of the call graph (an interpreter
 /// loop that reaches itself through its API: sqlite3VdbeExec, sqlite3_step, VACUUM) and
 /// visits each part again as inlining splits it, its inliner first: calls it refused are
@@ -45,8 +47,6 @@ std::vector<SmallVector<uint32_t, 8>> directCalls(const Groups &G) {
 /// shard that holds the loop but not the cycle visits it once. So the most expensive of
 /// the 16 most expensive functions that reaches itself keeps the shortest such cycle in
 /// its group: the groups on it join, while they add at most half a share.
-} // namespace
-
 void keepCycle(Groups &G, ArrayRef<uint64_t> Cost, uint64_t Share) {
   std::vector<SmallVector<uint32_t, 8>> Calls = directCalls(G);
   std::vector<uint32_t> ByCost;
