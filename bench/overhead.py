@@ -88,24 +88,19 @@ def text(bindir, paths):
     return sum(int(line.split()[0]) for line in out if line.split())
 
 
-def weak_defs(bindir, path):
-    """{name: size} of the weak definitions in object PATH (llvm-nm): the copies the link
-    keeps once (comdat groups), functions and variables."""
+def nm_defs(bindir, path):
+    """{name: (nm's type letter, size)} of the definitions in object PATH (llvm-nm -S; size 0
+    where nm prints none)."""
     out = subprocess.run([os.path.join(bindir, "llvm-nm"), "-S", "--defined-only", path],
                          check=True, capture_output=True, text=True).stdout
     defs = {}
     for line in out.splitlines():
         w = line.split()
-        if len(w) == 4 and w[2] in "WV":
-            defs[w[3]] = int(w[1], 16)
+        if len(w) == 4:
+            defs[w[3]] = (w[2], int(w[1], 16))
+        elif len(w) == 3:
+            defs[w[2]] = (w[1], 0)
     return defs
-
-
-def defined(bindir, path):
-    """The names object PATH defines (llvm-nm)."""
-    out = subprocess.run([os.path.join(bindir, "llvm-nm"), "--defined-only", path],
-                         check=True, capture_output=True, text=True).stdout
-    return {line.split()[-1] for line in out.splitlines() if line.split()}
 
 
 def dropped_copies(bindir, d, n):
@@ -117,10 +112,13 @@ def dropped_copies(bindir, d, n):
         w = line.split()
         if len(w) == 3 and w[0] == "promoted":
             old[w[1]] = w[2]
-    serial = defined(bindir, os.path.join(d, "serial.o"))
+    serial = nm_defs(bindir, os.path.join(d, "serial.o"))
     seen, drops = set(), collections.defaultdict(list)
     for k in range(n):
-        defs = weak_defs(bindir, os.path.join(d, "shards", "shard.%d.o" % k))
+        # weak definitions: the copies the link keeps once (comdat groups)
+        defs = {name: size for name, (kind, size) in
+                nm_defs(bindir, os.path.join(d, "shards", "shard.%d.o" % k)).items()
+                if kind in "WV"}
         for name, size in defs.items():
             if name in seen:
                 drops[name].append(size)
