@@ -176,6 +176,8 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
       return (Lim.ImportCallees = Key == "import-callees"), true;
     if ((Key == "serial-scc" || Key == "no-serial-scc") && Value.empty())
       return (Lim.SerialScc = Key == "serial-scc"), true;
+    if ((Key == "closure-views" || Key == "no-closure-views") && Value.empty())
+      return (Lim.ClosureViews = Key == "closure-views"), true;
     if ((Key == "serial-view" || Key == "no-serial-view") && Value.empty())
       return (Lim.SerialView = Key == "serial-view"), true;
     if ((Key == "share-locals" || Key == "no-share-locals") && Value.empty())
@@ -198,7 +200,7 @@ bool parseShardSplit(StringRef Params, ModulePassManager &MPM) {
                       "presimplify=L, presimplify-depth=N, threads=N, quick-exit, verify, "
                       "copy-bodies, sink-locals, single-caller, no-odr-copies, no-import-reached, "
                       "no-read-only-locals, no-dup-one-caller, no-share-locals, no-serial-scc, "
-                      "serial-view, no-import-callees or no-exact-copies");
+                      "closure-views, serial-view, no-import-callees or no-exact-copies");
     if (Value.getAsInteger(10, *It->second) || (Key == "import-depth" && Lim.Depth > 16) ||
         (Key == "presimplify-depth" && Opts.PresimplifyDepth > 16))
       return badParam("shard-split", Param,

@@ -78,9 +78,11 @@ struct Closure {
 
 /// The closure of the functions Placed imports or copies. What they call that no shard
 /// holds is held too, if importable, to Depth levels: the pipeline inlines it into them as
-/// the serial one does (a shard imports a callee's callees only to import-depth).
+/// the serial one does (a shard imports a callee's callees only to import-depth). With
+/// Views, a function called from earlier in its serial SCC is held, not simplified: its
+/// holders simplify it, and read it through its serial view (split/Scc.cpp).
 Closure closureOf(const Layout &L, const std::vector<std::vector<uint8_t>> &Placed,
-                  unsigned Depth) {
+                  unsigned Depth, bool Views) {
   Closure CS;
   CS.Roles.assign(L.Defs.size(), Closure::Out);
   for (const std::vector<uint8_t> &P : Placed)
@@ -88,6 +90,12 @@ Closure closureOf(const Layout &L, const std::vector<std::vector<uint8_t>> &Plac
       if (P[I] == Import || P[I] == Copy || P[I] == Dup)
         CS.Roles[I] =
             isa<Function>(L.Defs[I]) && !L.BlocksTaken[I] ? Closure::Simplified : Closure::Context;
+  if (Views)
+    for (uint32_t I = 0; I < L.Defs.size(); ++I)
+      for (uint32_t F : L.Calls[I])
+        if (CS.Roles[F] == Closure::Simplified && L.CallScc[F] != ~0u &&
+            L.CallScc[F] == L.CallScc[I] && L.SccPos[I] < L.SccPos[F])
+          CS.Roles[F] = Closure::Context;
   std::vector<uint32_t> Frontier;
   for (uint32_t I = 0; I < L.Defs.size(); ++I)
     if (CS.Roles[I] == Closure::Simplified)
@@ -412,7 +420,7 @@ void retireGone(Layout &L, ArrayRef<Function *> Gone, std::vector<std::vector<ui
 
 void presimplifyShared(Module &M, Layout &L, const SplitLimits &Lim,
                        std::vector<std::vector<uint8_t>> &Placed, const ClosureOptions &Opts) {
-  Closure CS = closureOf(L, Placed, Opts.Depth);
+  Closure CS = closureOf(L, Placed, Opts.Depth, Opts.Views);
   if (CS.Members.empty())
     return;
   std::vector<GlobalObject *> Made;

@@ -31,6 +31,7 @@ struct ClosureOptions {
   unsigned Depth;   // levels of importable callees of the members held for inlining there
   unsigned Threads; // threads that simplify its groups (the output does not depend on them)
   bool Verify;      // verify each closure module before the pipeline runs on it
+  bool Views;       // leave out what is called from earlier in its serial SCC (closureOf)
 };
 
 /// Simplifies once the functions that shards import or copy (Placed: a Place per

@@ -148,7 +148,8 @@ PreservedAnalyses ShardSplitPass::run(Module &M, ModuleAnalysisManager &) {
     sinkImportReachedLocals(L, Placed);
   if (Opts.Presimplify)
     presimplifyShared(M, L, Opts.Limits, Placed,
-                      {Opts.Presimplify, Opts.PresimplifyDepth, Opts.Threads, Opts.Verify});
+                      {Opts.Presimplify, Opts.PresimplifyDepth, Opts.Threads, Opts.Verify,
+                       Opts.Limits.ClosureViews && L.SccImports});
   holdPerShard(L, Placed);
   std::vector<Promotion> Promoted = promoteCrossShardLocals(M, L, P->NumShards, Pinned, Placed);
   if (Opts.Limits.ShareLocals) {
@@ -232,6 +233,8 @@ void ShardSplitPass::printPipeline(raw_ostream &OS, function_ref<StringRef(Strin
     OS << ";no-read-only-locals";
   if (!Lim.SerialScc)
     OS << ";no-serial-scc";
+  if (Lim.ClosureViews)
+    OS << ";closure-views";
   if (Lim.SerialView)
     OS << ";serial-view";
   if (!Lim.ImportCallees)

@@ -52,6 +52,10 @@ struct SplitLimits {
   bool SerialScc = true;          // an import called from within its serial call graph SCC:
                                   // left unsimplified for the shard's inliner (Scc.cpp;
                                   // no-serial-scc)
+  bool ClosureViews = false;      // with serial-scc and presimplify, a function called from
+                                  // earlier in its serial SCC stays out of the closure, so
+                                  // that its serial view holds (closureOf; off:
+                                  // docs/measurements.md)
   unsigned LastCallSize = 55;     // a shared local up to this inlineSize: its serially last
                                   // caller's call gets the last-call bonus once it is the
                                   // local's only use (markLastCallers; 0: off)

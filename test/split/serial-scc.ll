@@ -15,7 +15,9 @@
 ; -passes=print-lcg): @loop before @ret, whose calls are still its own when @loop's call to it
 ; comes. @second (shard 0) and @first (shard 1) call each other, but @first comes first: its
 ; own calls go first, so @second's call to @first is not marked.
-; With presimplify, the split gives every holder the import's simplified body: no mark.
+; With presimplify, the split gives every holder the import's simplified body: no mark. With
+; closure-views (off by default) the closure leaves @ret out: shard 0 still simplifies its
+; import and marks the call, while @plain, outside the SCC, is presimplified.
 ;
 ; RUN: rm -rf %t && mkdir %t %t.off %t.pre
 ; RUN: %opt-shard -passes='shard-split<dir=%t>' -disable-output %s
@@ -32,6 +34,11 @@
 ; RUN: llvm-dis %t.off/shard.0.bc -o - | FileCheck --check-prefix=OFF %s
 ; RUN: %opt-shard -passes='shard-split<dir=%t.pre;presimplify=2>' -disable-output %s
 ; RUN: llvm-dis %t.pre/shard.0.bc -o - | FileCheck --check-prefix=PRE %s
+; RUN: rm -rf %t.views && mkdir %t.views
+; RUN: %opt-shard -passes='shard-split<dir=%t.views;presimplify=2;closure-views>' -disable-output %s
+; RUN: llvm-dis %t.views/shard.0.bc -o - | FileCheck --check-prefix=VIEWS %s
+; RUN: %opt-shard -passes='shard-split<dir=%t;closure-views>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE2 %s
+; PIPE2: shard-split<dir={{.*}};closure-views>
 ; RUN: %opt-shard -passes='shard-split<dir=%t;no-serial-scc>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PIPE %s
 ; PIPE: shard-split<dir={{.*}};no-serial-scc>
 
@@ -52,6 +59,14 @@
 ; S1-NOT: shard.serial.view
 
 ; OFF-NOT: shard.serial.view
+
+; VIEWS-LABEL: define void @loop() {
+; VIEWS-NEXT:    call void @ret(), !shard.serial.view
+; VIEWS-NEXT:    call void @plain(){{$}}
+; VIEWS: define available_externally void @ret() #[[RET:[0-9]+]] {
+; VIEWS: define available_externally void @plain() #[[PLAIN:[0-9]+]] {
+; VIEWS-NOT: attributes #[[RET]] = { {{.*}}"shard-presimplified"
+; VIEWS: attributes #[[PLAIN]] = { "shard-presimplified" }
 
 ; PRE-NOT: shard.serial.view
 ; PRE: define available_externally void @ret() #[[PRE:[0-9]+]] {
