@@ -11,7 +11,9 @@
 // closure keeps all it holds but the closed locals, which only what it
 // simplifies calls: those it treats as the serial pipeline does (fillClosure),
 // and those it deletes are retired. What the bodies refer to is collected
-// again, so that the locals they now name are promoted like any other. What the
+// again, so that the locals they now name are promoted like any other. With
+// closure-views (off), what is called from earlier in its serial SCC is held but
+// not simplified: its holders read it through its serial view. What the
 // pipeline made (a libcall's new string, the functions CoroSplit splits off, a
 // local given a new signature) is given back to the source module (Graft.h):
 // declarations by name, new locals defined there, each group's while its module
